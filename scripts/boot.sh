@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# boot: run one command in a guest under QEMU (TCG unless KVM=1) via virtme-ng.
+#   boot.sh KERNEL RUNDIR CMD...
+# RUNDIR is shared read-write with the guest; the guest's console goes to
+# RUNDIR/console.log.  The command must write RUNDIR/guest-rc when it
+# finishes: we never trust vng's exit status (it is 255 whenever virtme-init
+# cannot name its virtio ports, e.g. on a host without udev).
+# Knobs: TIMEOUT (s, default 900), CPUS (2), MEM (2G), NUMA (2: nodes),
+# KVM (0), QEMU_OPTS, APPEND.
+. "$(dirname "$0")/lib.sh"
+
+kernel=$1 rundir=$2; shift 2
+KVM=${KVM:-0} KVM_DEV=${KVM_DEV:-/dev/kvm}
+if [ "$KVM" = 1 ]; then
+	[ -w "$KVM_DEV" ] || die "KVM=1 but $KVM_DEV is missing or not writable (drop KVM=1 to use TCG)"
+fi
+[ -f "$kernel" ] || die "no kernel image at $kernel (build it first)"
+rundir=$(realpath -m "$rundir")
+mkdir -p "$rundir"
+rm -f "$rundir/guest-rc" "$rundir/console.log"
+vng=$("$TOP/scripts/vng-setup.sh")
+command -v qemu-system-x86_64 > /dev/null || die "qemu-system-x86_64 not found (run scripts/deps.sh)"
+
+TIMEOUT=${TIMEOUT:-900} CPUS=${CPUS:-2} MEM=${MEM:-2G} NUMA=${NUMA:-2}
+args=(--run "$kernel" --force-9p --user root --verbose --cpus "$CPUS" --memory "$MEM"
+	--rwdir "$rundir" --cwd "$rundir"
+	--append "panic=-1 oops=panic panic_on_warn=0 brd.rd_size=262144 kunit.stats_enabled=0")
+[ "$KVM" = 1 ] || args+=(--disable-kvm)
+if [ "$NUMA" -gt 1 ]; then
+	mem_mb=$(( $(numfmt --from=iec "$MEM") / 1048576 / NUMA ))
+	for ((n = 0; n < NUMA; n++)); do
+		cpu=$(( n % CPUS ))
+		args+=(--numa "${mem_mb}M,cpus=$cpu")
+	done
+fi
+[ -n "${APPEND:-}" ] && args+=(--append "$APPEND")
+[ -n "${QEMU_OPTS:-}" ] && args+=(--qemu-opts "$QEMU_OPTS")
+args+=(--exec "$*")
+
+log boot "$(basename "$kernel") $(cat "$(dirname "$kernel")/../../../include/config/kernel.release" 2>/dev/null) (${CPUS} vCPU, $MEM, $([ "$KVM" = 1 ] && echo KVM || echo TCG), timeout ${TIMEOUT}s)"
+start=$(date +%s)
+set +e
+# qemu must not read our stdin (CI has none); the console is the log.
+timeout -k 10 "$TIMEOUT" "$vng" "${args[@]}" < /dev/null > "$rundir/console.log" 2>&1
+vrc=$?
+set -e
+took=$(( $(date +%s) - start ))
+tail_console() { tail -n "${1:-15}" "$rundir/console.log" | sed 's/^/  console| /' >&2; }
+if grep -qE 'Kernel panic|BUG: |Oops: ' "$rundir/console.log"; then
+	tail_console 25
+	die "guest kernel crashed after ${took}s ($(grep -m1 -oE 'Kernel panic.*|BUG: .*|Oops: .*' "$rundir/console.log" | cut -c1-100)); console: $rundir/console.log"
+fi
+if [ "$vrc" = 124 ] || [ "$vrc" = 137 ]; then
+	tail_console
+	die "guest did not finish within ${TIMEOUT}s (TIMEOUT=...); console: $rundir/console.log"
+fi
+if [ ! -f "$rundir/guest-rc" ]; then
+	tail_console
+	die "guest exited (vng status $vrc) without finishing its command; console: $rundir/console.log"
+fi
+log boot "guest finished in ${took}s, command status $(cat "$rundir/guest-rc")"
+exit "$(cat "$rundir/guest-rc")"

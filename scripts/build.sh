@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# build: configure and build a kernel (bzImage) with ccache.
+#   build.sh SRCTREE OBJDIR FRAGMENT...
+. "$(dirname "$0")/lib.sh"
+
+src=$(realpath -m "$1") obj=$(realpath -m "$2"); shift 2
+"$TOP/scripts/config.sh" "$src" "$obj" "$@"
+
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+# base and patched trees live at different paths: hash relative paths
+export CCACHE_BASEDIR=$CACHE CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+need_space "$obj" 1500
+jobs=${JOBS:-$(nproc)}
+log build "$(basename "$src") -> $obj (-j$jobs, ccache $CCACHE_DIR)"
+start=$(date +%s)
+if ! make -C "$src" O="$obj" -j"$jobs" CC="ccache gcc" KBUILD_BUILD_TIMESTAMP=objstock \
+	KBUILD_BUILD_USER=objstock KBUILD_BUILD_HOST=objstock bzImage > "$obj/build.log" 2>&1; then
+	grep -m5 -E 'error:|Error [0-9]|No space left' "$obj/build.log" >&2 || tail -5 "$obj/build.log" >&2
+	if grep -q 'No space left' "$obj/build.log"; then die "disk full while building $obj"; fi
+	die "kernel build failed (see $obj/build.log)"
+fi
+log build "done in $(( $(date +%s) - start ))s: $(cat "$obj/include/config/kernel.release")"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# check: the whole test pipeline behind `make check`.
+#   fetch -> apply -> checkpatch -> build -> selftests -> boot+test -> verdict
+# Knobs: CACHE, DEB_VERSION, KVM, TIMEOUT, SELFTESTS, SELFTESTS_SKIP,
+# HARNESS_TESTS=0 to skip the harness's own tests.
+. "$(dirname "$0")/lib.sh"
+
+PATCHES=${PATCHES:-$TOP/patches}
+obj=$CACHE/obj/patched
+run=$CACHE/runs/check-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$run"
+
+"$TOP/scripts/deps.sh"
+"$TOP/scripts/fetch.sh"
+"$TOP/scripts/tree.sh"
+"$TOP/scripts/checkpatch.sh" "$TREE" "$run/checkpatch.results"
+
+fragments=("$TOP/config/base.config" "$TREE/tools/testing/selftests/cgroup/config" "$TOP/config/kunit.config")
+[ -f "$TOP/config/check.config" ] && fragments+=("$TOP/config/check.config")
+"$TOP/scripts/build.sh" "$TREE" "$obj" "${fragments[@]}"
+"$TOP/scripts/selftests-build.sh" "$TREE" "$obj/selftests-cgroup"
+
+# our KUnit suites: every suite of the series' kunit files, re-run from a memcg
+suites=$(cat "$TOP/config/kunit-memcg-suites" 2>/dev/null | grep -v '^#' | tr '\n' ' ')
+log test "guest: KUnit${suites:+ (+ $suites from a memcg)}, $(wc -l < "$obj/selftests-cgroup/objstock-tests") cgroup selftests"
+TIMEOUT=${TIMEOUT:-2400} OBJSTOCK_KUNIT_SUITES="$suites" \
+	"$TOP/scripts/boot.sh" "$obj/arch/x86/boot/bzImage" "$run" \
+	"OBJSTOCK_KUNIT_SUITES='$suites' $TOP/guest/check.sh $obj/selftests-cgroup" ||
+	die "guest run failed (see $run)"
+
+extra=("$run/checkpatch.results")
+if [ "${HARNESS_TESTS:-1}" = 1 ]; then
+	"$TOP/tests/harness.sh" "$run/harness.results" || true
+	extra+=("$run/harness.results")
+fi
+log report "results in $run"
+python3 "$TOP/scripts/results.py" "$run" "$TREE" "$TOP/expected/base-$KVER.txt" "${extra[@]}"

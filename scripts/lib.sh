@@ -1,0 +1,40 @@
+# shellcheck shell=bash
+# Common helpers for the objstock scripts.  Sourced, never run.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${CACHE:-$TOP/build}
+case $CACHE in /*) ;; *) CACHE=$TOP/$CACHE ;; esac
+KVER=${KVER:-7.3}
+DEB_VERSION=${DEB_VERSION:-7.3.4-1~bpo13+1}
+DEB_SUITE=${DEB_SUITE:-trixie-backports}
+DEB_MIRROR=${DEB_MIRROR:-http://deb.debian.org/debian}
+export CACHE KVER DEB_VERSION DEB_SUITE DEB_MIRROR TOP
+
+: "${T0:=$(date +%s)}"
+export T0
+
+# progress line: "[  12s] stage: message"
+log() {
+	local stage=$1; shift
+	printf '[%5ss] %-9s %s\n' "$(( $(date +%s) - T0 ))" "$stage:" "$*" >&2
+}
+
+# one-line error, non-zero exit
+die() {
+	printf 'objstock: error: %s\n' "$*" >&2
+	exit 1
+}
+
+# need_space DIR MIB: refuse to start a stage that would fill the disk
+need_space() {
+	local dir=$1 mib=$2 avail
+	mkdir -p "$dir"
+	avail=$(df -Pm "$dir" | awk 'NR==2 {print $4}')
+	[ "$avail" -ge "$mib" ] ||
+		die "only ${avail} MiB free under $dir, need ${mib} MiB (move the cache with CACHE=...)"
+}
+
+# where an unpacked base lives, and its git tree
+SRC_DIR=$CACHE/src/linux-$DEB_VERSION
+TREE=${TREE:-$CACHE/tree}

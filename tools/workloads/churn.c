@@ -1,0 +1,313 @@
+/*
+ * churn: small guest workloads for the objstock benchmark, one static binary.
+ *
+ *   churn [-c CGROUP_DIR] pipe NPAGES ITERS     F_SETPIPE_SZ NPAGES pages <-> 1 page
+ *   churn [-c CGROUP_DIR] xattr BYTES ITERS [DIR]  setxattr+removexattr on a file in DIR (/tmp)
+ *                                               (warns if DIR is not a tmpfs: under virtme-ng
+ *                                               /tmp is an overlay, pass e.g. /dev/shm)
+ *   churn [-c CGROUP_DIR] mmap ITERS            mmap+munmap 128 MiB anonymous (mmap2 style)
+ *   churn [-c CGROUP_DIR] run -- CMD [ARGS...]  fork+exec CMD and wait for it
+ *
+ * -c CGROUP_DIR: first move this process into CGROUP_DIR (writes its pid to
+ * CGROUP_DIR/cgroup.procs); absent or empty: stay in the current cgroup.
+ *
+ * Each mode warms up outside the measured window (5% of ITERS, at least 1;
+ * "run" runs CMD once; CMD's stdout goes to churn's stderr), then runs the measured loop between the calls to
+ * bench_start() and bench_stop().  Those marker functions are what the kinsn
+ * QEMU plugin (tools/kinsn) triggers on: build with
+ *   gcc -O2 -static -no-pie -fno-pie -o churn churn.c
+ * so their addresses are fixed (nm churn | grep bench_).  One result line
+ * goes to stdout:
+ *   churn mode=pipe size=<bytes> iters=<n> ns=<window wall ns> ns_per_op=<x>
+ * where size is the accounted object per operation: the pipe_buffer array
+ * (slots * 40 bytes) for pipe, the xattr value for xattr, the mapping for
+ * mmap, 0 for run.  Errors: one line on stderr, non-zero exit.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PIPE_BUFFER_SIZE 40	/* sizeof(struct pipe_buffer) on 64-bit */
+#define MMAP_SIZE (128UL << 20)
+#define XATTR_NAME "user.objstock"
+#define TMPFS_MAGIC 0x01021994
+
+/* Marker functions: not inlined, not merged (distinct bodies), visible in nm. */
+volatile int churn_marker;
+
+__attribute__((noinline, noclone, used)) void bench_start(void)
+{
+	__asm__ volatile("" ::: "memory");
+	churn_marker = 1;
+}
+
+__attribute__((noinline, noclone, used)) void bench_stop(void)
+{
+	__asm__ volatile("" ::: "memory");
+	churn_marker = 2;
+}
+
+static __attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("churn: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static unsigned long number(const char *what, const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || !*s || *end || !v || *s == '-')
+		die("%s must be a positive integer, not '%s'", what, s);
+	return v;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static unsigned long warmup(unsigned long iters)
+{
+	return iters / 20 ? iters / 20 : 1;
+}
+
+static void report(const char *mode, unsigned long size, unsigned long iters, long long ns)
+{
+	printf("churn mode=%s size=%lu iters=%lu ns=%lld ns_per_op=%.1f\n",
+	       mode, size, iters, ns, (double)ns / iters);
+	fflush(stdout);
+}
+
+static void join_cgroup(const char *dir)
+{
+	char path[4096];
+	FILE *f;
+
+	if (!dir || !*dir)
+		return;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%d\n", getpid()) < 0 || fclose(f))
+		die("cannot join cgroup %s: %s", dir, strerror(errno));
+}
+
+/* pipe: resize one pipe between npages and 1 page; returns the big size */
+static int pipe_cycle(int fd, int big)
+{
+	int got = fcntl(fd, F_SETPIPE_SZ, big);
+
+	if (got < 0)
+		die("F_SETPIPE_SZ %d: %s", big, strerror(errno));
+	if (fcntl(fd, F_SETPIPE_SZ, 4096) < 0)
+		die("F_SETPIPE_SZ 4096: %s", strerror(errno));
+	return got;
+}
+
+static void mode_pipe(int argc, char **argv)
+{
+	unsigned long npages, iters, i;
+	long long t0, t1;
+	int fds[2], big, got = 0;
+
+	if (argc != 2)
+		die("usage: churn pipe NPAGES ITERS");
+	npages = number("NPAGES", argv[0]);
+	iters = number("ITERS", argv[1]);
+	if (npages > (1UL << 18))
+		die("NPAGES %lu is too large", npages);
+	big = (int)(npages * 4096);
+	if (pipe(fds))
+		die("pipe: %s", strerror(errno));
+	for (i = 0; i < warmup(iters); i++)
+		got = pipe_cycle(fds[1], big);
+	t0 = now_ns();
+	bench_start();
+	for (i = 0; i < iters; i++)
+		pipe_cycle(fds[1], big);
+	bench_stop();
+	t1 = now_ns();
+	report("pipe", (unsigned long)got / 4096 * PIPE_BUFFER_SIZE, iters, t1 - t0);
+}
+
+static void xattr_cycle(int fd, const char *buf, size_t bytes)
+{
+	if (fsetxattr(fd, XATTR_NAME, buf, bytes, 0))
+		die("setxattr %s (%zu bytes): %s", XATTR_NAME, bytes, strerror(errno));
+	if (fremovexattr(fd, XATTR_NAME))
+		die("removexattr %s: %s", XATTR_NAME, strerror(errno));
+}
+
+static void mode_xattr(int argc, char **argv)
+{
+	unsigned long bytes, iters, i;
+	const char *dir;
+	char path[4096], *buf;
+	struct statfs sfs;
+	long long t0, t1;
+	int fd;
+
+	if (argc != 2 && argc != 3)
+		die("usage: churn xattr BYTES ITERS [DIR]");
+	bytes = number("BYTES", argv[0]);
+	iters = number("ITERS", argv[1]);
+	dir = argc == 3 ? argv[2] : "/tmp";
+	if (bytes > 65536)
+		die("BYTES %lu exceeds the 64 KiB xattr limit", bytes);
+	buf = malloc(bytes);
+	if (!buf)
+		die("out of memory");
+	memset(buf, 'x', bytes);
+	snprintf(path, sizeof(path), "%s/churn-xattr.XXXXXX", dir);
+	fd = mkstemp(path);
+	if (fd < 0)
+		die("cannot create a file in %s: %s", dir, strerror(errno));
+	unlink(path);		/* the open fd keeps the inode */
+	if (fstatfs(fd, &sfs) == 0 && sfs.f_type != TMPFS_MAGIC)
+		fprintf(stderr, "churn: warning: %s is not a tmpfs (f_type 0x%lx)\n", dir,
+			(unsigned long)sfs.f_type);
+	if (fsetxattr(fd, XATTR_NAME, buf, bytes, 0)) {
+		if (errno == EOPNOTSUPP)
+			die("%s does not support user.* xattrs (use a tmpfs)", dir);
+		die("setxattr in %s: %s", dir, strerror(errno));
+	}
+	if (fremovexattr(fd, XATTR_NAME))
+		die("removexattr in %s: %s", dir, strerror(errno));
+	for (i = 0; i < warmup(iters); i++)
+		xattr_cycle(fd, buf, bytes);
+	t0 = now_ns();
+	bench_start();
+	for (i = 0; i < iters; i++)
+		xattr_cycle(fd, buf, bytes);
+	bench_stop();
+	t1 = now_ns();
+	close(fd);
+	report("xattr", bytes, iters, t1 - t0);
+}
+
+static void mmap_cycle(void)
+{
+	void *p = mmap(NULL, MMAP_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap %lu bytes: %s", MMAP_SIZE, strerror(errno));
+	if (munmap(p, MMAP_SIZE))
+		die("munmap: %s", strerror(errno));
+}
+
+static void mode_mmap(int argc, char **argv)
+{
+	unsigned long iters, i;
+	long long t0, t1;
+
+	if (argc != 1)
+		die("usage: churn mmap ITERS");
+	iters = number("ITERS", argv[0]);
+	for (i = 0; i < warmup(iters); i++)
+		mmap_cycle();
+	t0 = now_ns();
+	bench_start();
+	for (i = 0; i < iters; i++)
+		mmap_cycle();
+	bench_stop();
+	t1 = now_ns();
+	report("mmap", MMAP_SIZE, iters, t1 - t0);
+}
+
+/* run CMD once; returns its wait status (the caller decides) */
+static int run_once(char **cmd, int measured)
+{
+	int status;
+	pid_t pid;
+
+	if (measured)
+		bench_start();
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		dup2(2, 1);	/* keep our stdout to the one result line */
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "churn: error: cannot run %s: %s\n", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid: %s", strerror(errno));
+	if (measured)
+		bench_stop();
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		exit(1);	/* the child said why */
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		die("%s failed (%s %d)", cmd[0], WIFEXITED(status) ? "exit status" : "signal",
+		    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	return status;
+}
+
+static void mode_run(int argc, char **argv)
+{
+	long long t0, t1;
+
+	if (argc >= 1 && !strcmp(argv[0], "--")) {
+		argc--;
+		argv++;
+	}
+	if (argc < 1)
+		die("usage: churn run -- CMD [ARGS...]");
+	run_once(argv, 0);	/* warm-up: page cache, dentries, slabs */
+	t0 = now_ns();
+	run_once(argv, 1);
+	t1 = now_ns();
+	report("run", 0, 1, t1 - t0);
+}
+
+int main(int argc, char **argv)
+{
+	const char *cgroup = NULL;
+	int opt;
+
+	opterr = 0;
+	while ((opt = getopt(argc, argv, "+c:")) != -1) {
+		if (opt != 'c')
+			die("usage: churn [-c CGROUP_DIR] pipe|xattr|mmap|run ...");
+		cgroup = optarg;
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1)
+		die("usage: churn [-c CGROUP_DIR] pipe|xattr|mmap|run ...");
+	join_cgroup(cgroup);
+	if (!strcmp(argv[0], "pipe"))
+		mode_pipe(argc - 1, argv + 1);
+	else if (!strcmp(argv[0], "xattr"))
+		mode_xattr(argc - 1, argv + 1);
+	else if (!strcmp(argv[0], "mmap"))
+		mode_mmap(argc - 1, argv + 1);
+	else if (!strcmp(argv[0], "run"))
+		mode_run(argc - 1, argv + 1);
+	else
+		die("unknown mode '%s' (pipe, xattr, mmap, run)", argv[0]);
+	return 0;
+}
