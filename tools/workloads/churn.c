@@ -2,19 +2,25 @@
  * churn: small guest workloads for the objstock benchmark, one static binary.
  *
  *   churn [-c CGROUP_DIR] pipe NPAGES ITERS     F_SETPIPE_SZ NPAGES pages <-> 1 page
- *   churn [-c CGROUP_DIR] xattr BYTES ITERS [DIR]  setxattr+removexattr on a file in DIR (/tmp)
- *                                               (warns if DIR is not a tmpfs: under virtme-ng
- *                                               /tmp is an overlay, pass e.g. /dev/shm)
+ *   churn [-c CGROUP_DIR] xattr BYTES ITERS [DIR]  setxattr+removexattr on a file in
+ *                                 DIR (default /tmp; warns if DIR is not a tmpfs: under
+ *                                 virtme-ng /tmp is an overlay, use a tmpfs mount)
  *   churn [-c CGROUP_DIR] mmap ITERS            mmap+munmap 128 MiB anonymous (mmap2 style)
  *   churn [-c CGROUP_DIR] run -- CMD [ARGS...]  fork+exec CMD and wait for it
  *
  * -c CGROUP_DIR: first move this process into CGROUP_DIR (writes its pid to
  * CGROUP_DIR/cgroup.procs); absent or empty: stay in the current cgroup.
  *
+ * churn re-executes itself once with ASLR off (personality ADDR_NO_RANDOMIZE,
+ * inherited by "run"'s CMD): a random address-space layout changes the maple
+ * tree shape and with it the kernel's per-op instruction count (mmap was
+ * bimodal, ~11k vs ~14k instructions per op, from one process to the next).
+ *
  * Each mode warms up outside the measured window (5% of ITERS, at least 1;
- * "run" runs CMD once; CMD's stdout goes to churn's stderr), then runs the measured loop between the calls to
- * bench_start() and bench_stop().  Those marker functions are what the kinsn
- * QEMU plugin (tools/kinsn) triggers on: build with
+ * "run" runs CMD once; CMD's stdout goes to churn's stderr), then runs the
+ * measured loop between the calls to bench_start() and bench_stop().  Those
+ * marker functions are what the kinsn QEMU plugin (tools/kinsn) triggers on;
+ * build with
  *   gcc -O2 -static -no-pie -fno-pie -o churn churn.c
  * so their addresses are fixed (nm churn | grep bench_).  One result line
  * goes to stdout:
@@ -31,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -283,10 +290,25 @@ static void mode_run(int argc, char **argv)
 	report("run", 0, 1, t1 - t0);
 }
 
+/* same address-space layout in every run: re-exec once without ASLR */
+static void no_aslr(char **argv)
+{
+	int pers = personality(0xffffffff);
+
+	if (pers < 0 || (pers & ADDR_NO_RANDOMIZE))
+		return;
+	if (personality(pers | ADDR_NO_RANDOMIZE) < 0)
+		return;
+	execv("/proc/self/exe", argv);
+	fprintf(stderr, "churn: warning: cannot re-exec without ASLR: %s\n", strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
 	const char *cgroup = NULL;
 	int opt;
+
+	no_aslr(argv);
 
 	opterr = 0;
 	while ((opt = getopt(argc, argv, "+c:")) != -1) {
