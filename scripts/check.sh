@@ -6,8 +6,10 @@
 . "$(dirname "$0")/lib.sh"
 
 PATCHES=${PATCHES:-$TOP/patches}
+DEBUG=${DEBUG:-0}
 obj=$CACHE/obj/patched
 run=$CACHE/runs/check-$(date +%Y%m%d-%H%M%S)
+[ "$DEBUG" = 1 ] && obj=$CACHE/obj/debug run=$CACHE/runs/check-debug-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$run"
 
 "$TOP/scripts/deps.sh"
@@ -16,7 +18,8 @@ mkdir -p "$run"
 "$TOP/scripts/checkpatch.sh" "$TREE" "$run/checkpatch.results"
 
 fragments=("$TOP/config/base.config" "$TREE/tools/testing/selftests/cgroup/config" "$TOP/config/kunit.config")
-[ -f "$TOP/config/check.config" ] && fragments+=("$TOP/config/check.config")
+[ -f "$TOP/config/series.config" ] && fragments+=("$TOP/config/series.config")
+[ "$DEBUG" = 1 ] && fragments+=("$TOP/config/debug.config")
 "$TOP/scripts/build.sh" "$TREE" "$obj" "${fragments[@]}"
 "$TOP/scripts/selftests-build.sh" "$TREE" "$obj/selftests-cgroup"
 
@@ -29,7 +32,19 @@ TIMEOUT=${TIMEOUT:-2400} OBJSTOCK_KUNIT_SUITES="$suites" \
 	die "guest run failed (see $run)"
 
 extra=("$run/checkpatch.results")
-if [ "${HARNESS_TESTS:-1}" = 1 ]; then
+if [ "$DEBUG" = 1 ]; then
+	# the debug kernel's verdict: no splat of any kind in the console
+	splats=$(grep -E 'WARNING:|BUG:|BUG kmalloc|KASAN|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|Call Trace:' \
+		"$run/console.log" "$run/dmesg.txt" 2>/dev/null | grep -v 'objstock-guest' | sort -u || true)
+	if [ -n "$splats" ]; then
+		printf '%s\n' "$splats" | head -20 | sed 's/^/  splat| /' >&2
+		echo "debug:splats FAIL $(printf '%s\n' "$splats" | wc -l) splat lines in the console" > "$run/debug.results"
+	else
+		echo "debug:splats PASS no lockdep, KASAN, WARN or BUG in the console" > "$run/debug.results"
+	fi
+	extra+=("$run/debug.results")
+fi
+if [ "${HARNESS_TESTS:-1}" = 1 ] && [ "$DEBUG" != 1 ]; then
 	"$TOP/tests/harness.sh" "$run/harness.results" || true
 	extra+=("$run/harness.results")
 fi

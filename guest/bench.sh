@@ -1,0 +1,68 @@
+#!/bin/sh
+# bench (guest side): run the selected workloads in the root cgroup and in a
+# child memcg, under churn, whose markers open and close the host plugin's
+# counting windows.  cwd = the run dir shared with the host.
+#   bench.sh CHURN WORKLOADS_FILE EVENTS NAMES...
+# Writes manifest (one line per window, in order: "window name cgroup pass"),
+# churn.out (churn's result lines, same order) and, if EVENTS=1, a second
+# pass with kprobe events whose hit counts go to events.txt.
+set -u
+out=$(pwd)
+churn=$1 wl=$2 events=$3; shift 3
+note() { echo "objstock-bench: $*" > /dev/kmsg; }
+finish() { dmesg > "$out/dmesg.txt" 2>/dev/null; echo "$1" > "$out/guest-rc"; exit "$1"; }
+
+[ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] ||
+	mount -t cgroup2 none /sys/fs/cgroup || finish 2
+echo +memory > /sys/fs/cgroup/cgroup.subtree_control || finish 2
+mkdir -p /sys/fs/cgroup/objstock-bench /run/objstock-tmp
+mount -t tmpfs -o size=64m objstock-tmp /run/objstock-tmp || finish 2
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+
+: > manifest; : > churn.out
+win=0
+run_pass() {
+	pass=$1
+	shift
+	for name in "$@"; do
+		args=$(awk -v n="$name" '$1 == n { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }' "$wl")
+		for cg in root memcg; do
+			dir=; [ $cg = memcg ] && dir=/sys/fs/cgroup/objstock-bench
+			win=$((win + 1))
+			echo "$win $name $cg $pass" >> manifest
+			note "$pass $name $cg"
+			# shellcheck disable=SC2086
+			if ! res=$("$churn" -c "$dir" $args 2> "churn.err.$win"); then
+				note "workload $name failed: $(tail -1 "churn.err.$win")"
+				finish 3
+			fi
+			echo "$win $res" >> churn.out
+		done
+	done
+}
+run_pass count "$@"
+
+if [ "$events" = 1 ]; then
+	T=/sys/kernel/tracing
+	mountpoint -q $T || mount -t tracefs none $T
+	# page_counter charges and uncharges, obj_stock drains, memcg stock refills
+	for p in page_counter_try_charge page_counter_uncharge drain_obj_stock_slot refill_stock; do
+		echo "p:objstock/$p $p" >> $T/kprobe_events 2>/dev/null || note "no kprobe on $p"
+	done
+	echo 1 > $T/events/objstock/enable 2>/dev/null
+	for name in "$@"; do
+		for cg in root memcg; do
+			dir=; [ $cg = memcg ] && dir=/sys/fs/cgroup/objstock-bench
+			args=$(awk -v n="$name" '$1 == n { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }' "$wl")
+			win=$((win + 1))
+			echo "$win $name $cg events" >> manifest
+			before=$(awk '{print $1, $2}' $T/kprobe_profile | tr '\n' ' ')
+			# shellcheck disable=SC2086
+			"$churn" -c "$dir" $args > /dev/null 2>&1 || { note "workload $name failed (events)"; finish 3; }
+			after=$(awk '{print $1, $2}' $T/kprobe_profile | tr '\n' ' ')
+			echo "$win $name $cg BEFORE $before AFTER $after" >> events.txt
+		done
+	done
+	echo 0 > $T/events/objstock/enable
+fi
+finish 0

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# bench: the A/B report behind `make`.  Builds base 7.3 and base+series with
+# the same config, boots them alternately (A B A B ...) R times under QEMU/TCG
+# with our instruction-counting plugin, runs the workloads of bench/workloads
+# in the root cgroup and in a child memcg, then writes the JSON and the report.
+# Knobs: R (repetitions), QUICK=1 (subset, R=2), WORKLOADS (names or globs),
+# EVENTS (1: a kprobe-event pass in the first repetition), OUT (results dir).
+. "$(dirname "$0")/lib.sh"
+
+QUICK=${QUICK:-0}
+R=${R:-$([ "$QUICK" = 1 ] && echo 2 || echo 5)}
+EVENTS=${EVENTS:-1}
+case $R in '' | *[!0-9]*) die "R must be a positive integer (got '$R')" ;; esac
+[ "$R" -ge 1 ] || die "R must be at least 1 (got $R)"
+wl=$TOP/bench/workloads
+
+# the workloads: WORKLOADS (space separated names or shell globs) or all/QUICK
+all=$(awk '!/^#/ && NF >= 4 {print $1}' "$wl")
+quick=$(awk '!/^#/ && NF >= 4 && $2 == 1 {print $1}' "$wl")
+names=()
+if [ -n "${WORKLOADS:-}" ]; then
+	for w in $WORKLOADS; do
+		m=0
+		for n in $all; do
+			# shellcheck disable=SC2254
+			case $n in $w) names+=("$n"); m=1 ;; esac
+		done
+		[ $m = 1 ] || die "unknown workload '$w' (have: $(echo $all))"
+	done
+elif [ "$QUICK" = 1 ]; then
+	read -ra names <<< "$(echo $quick)"
+else
+	read -ra names <<< "$(echo $all)"
+fi
+
+"$TOP/scripts/deps.sh"
+"$TOP/scripts/fetch.sh"
+"$TOP/scripts/tree.sh"
+"$TOP/scripts/tree.sh" --base
+"$TOP/scripts/tools-build.sh" > /dev/null
+markers=$(cat "$CACHE/tools/markers")
+start=$(printf '%s\n' $markers | sed -n 's/^start=//p')
+stop=$(printf '%s\n' $markers | sed -n 's/^stop=//p')
+[ -n "$start" ] && [ -n "$stop" ] || die "no marker addresses in $CACHE/tools/markers"
+
+# one config for both kernels: the test kernel's fragment, nothing the series adds
+frag=("$TOP/config/base.config")
+"$TOP/scripts/build.sh" "$CACHE/tree-base" "$CACHE/obj/bench-base" "${frag[@]}"
+"$TOP/scripts/build.sh" "$TREE" "$CACHE/obj/bench-patched" "${frag[@]}"
+
+run=${RUN:-$CACHE/runs/bench-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$run"
+{
+	echo "kernel_version $(make -s -C "$TREE" kernelversion)"
+	echo "deb_version $DEB_VERSION"
+	echo "config_sha256 $(sha256sum "$CACHE/obj/bench-base/.config" | cut -c1-16)"
+	echo "series_sha256 $(cd "$TOP/patches" && cat /dev/null $(cat series) | sha256sum | cut -c1-16)"
+	echo "series $(grep -c . "$TOP/patches/series" || true)"
+	echo "qemu $(qemu-system-x86_64 --version | head -1)"
+	echo "repetitions $R"
+	echo "cpus ${CPUS:-2}"
+	echo "workloads ${names[*]}"
+	echo "started $(date -u +%FT%TZ)"
+} > "$run/meta.txt"
+
+log bench "$R repetitions x 2 kernels, ${#names[@]} workloads x {root, memcg}: ${names[*]}"
+t_start=$(date +%s) done_boots=0 total=$((2 * R))
+for ((r = 1; r <= R; r++)); do
+	for k in base patched; do
+		rd=$run/$k-$r
+		mkdir -p "$rd"
+		ev=0
+		[ "$r" = 1 ] && ev=$EVENTS
+		QEMU_OPTS="-plugin $CACHE/tools/libkinsn.so,start=$start,stop=$stop,out=$rd/kinsn.out" \
+			TIMEOUT=${TIMEOUT:-1800} NUMA=1 \
+			"$TOP/scripts/boot.sh" "$CACHE/obj/bench-$k/arch/x86/boot/bzImage" "$rd" \
+			"$TOP/guest/bench.sh $CACHE/tools/churn $wl $ev ${names[*]}" ||
+			die "$k kernel, repetition $r failed (see $rd)"
+		done_boots=$((done_boots + 1))
+		el=$(( $(date +%s) - t_start ))
+		log bench "repetition $r/$R $k done; ~$(( el * (total - done_boots) / done_boots / 60 )) min left"
+	done
+done
+echo "finished $(date -u +%FT%TZ)" >> "$run/meta.txt"
+
+OUT=${OUT:-$TOP/results/latest}
+mkdir -p "$OUT"
+python3 "$TOP/scripts/collect.py" "$run" "$wl" > "$OUT/results.json" ||
+	die "could not collect the results of $run"
+python3 "$TOP/scripts/report.py" "$OUT/results.json" "$OUT"
+log report "$OUT/report.md, $OUT/tax.png, $OUT/results.json"

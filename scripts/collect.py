@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""collect RUNDIR WORKLOADS: one bench run (RUNDIR/{base,patched}-R/) -> JSON.
+
+Each guest run dir holds: manifest ('window name cgroup pass'), churn.out
+('window churn mode=.. iters=.. ns=.. ns_per_op=..'), kinsn.out (the plugin:
+'window N kernel_insns K user_insns U') and, in the first repetition,
+events.txt (kprobe hit counts before/after each workload)."""
+import json
+import os
+import re
+import sys
+
+rundir, wlfile = sys.argv[1:3]
+
+workloads = {}
+for line in open(wlfile):
+    if line.startswith('#') or len(line.split()) < 4:
+        continue
+    name, quick, ops, *args = line.split()
+    workloads[name] = {'ops': int(ops), 'quick': quick == '1', 'args': ' '.join(args)}
+
+meta = {}
+for line in open(os.path.join(rundir, 'meta.txt')):
+    k, _, v = line.rstrip('\n').partition(' ')
+    meta[k] = v
+
+samples, events = [], []
+for d in sorted(os.listdir(rundir)):
+    m = re.match(r'^(base|patched)-(\d+)$', d)
+    if not m:
+        continue
+    kernel, rep = m.group(1), int(m.group(2))
+    rd = os.path.join(rundir, d)
+    manifest = {}
+    for line in open(os.path.join(rd, 'manifest')):
+        w, name, cg, pas = line.split()
+        manifest[int(w)] = (name, cg, pas)
+    insns = {}
+    if os.path.exists(os.path.join(rd, 'kinsn.out')):
+        for line in open(os.path.join(rd, 'kinsn.out')):
+            f = line.split()
+            if len(f) >= 4 and f[0] == 'window':
+                insns[int(f[1])] = {f[i]: int(f[i + 1]) for i in range(2, len(f) - 1, 2)}
+    churn = {}
+    for line in open(os.path.join(rd, 'churn.out')):
+        w, rest = line.split(None, 1)
+        churn[int(w)] = dict(kv.split('=', 1) for kv in rest.split()[1:] if '=' in kv)
+    for w, (name, cg, pas) in sorted(manifest.items()):
+        if pas != 'count':
+            continue
+        if w not in insns:
+            sys.exit('collect: %s: window %d (%s %s) has no instruction count' % (rd, w, name, cg))
+        ops = workloads[name]['ops']
+        c = churn.get(w, {})
+        samples.append({
+            'kernel': kernel, 'rep': rep, 'workload': name, 'cgroup': cg,
+            'kernel_insns': insns[w]['kernel_insns'],
+            'user_insns': insns[w].get('user_insns', 0),
+            'kernel_insns_per_op': insns[w]['kernel_insns'] / ops,
+            'ns': int(c.get('ns', 0)),
+            'ns_per_op': int(c.get('ns', 0)) / ops,
+        })
+    ev = os.path.join(rd, 'events.txt')
+    if os.path.exists(ev):
+        for line in open(ev):
+            f = line.split()
+            w, name, cg = int(f[0]), f[1], f[2]
+            b = f.index('BEFORE')
+            a = f.index('AFTER')
+            before = dict(zip(f[b + 1:a:2], map(int, f[b + 2:a:2])))
+            after = dict(zip(f[a + 1::2], map(int, f[a + 2::2])))
+            ops = workloads[name]['ops']
+            events.append({
+                'kernel': kernel, 'workload': name, 'cgroup': cg,
+                'per_1000_ops': {k.split('/')[-1]: round((after[k] - before.get(k, 0)) * 1000.0 / ops, 2)
+                                 for k in after}})
+
+if not samples:
+    sys.exit('collect: no samples in %s' % rundir)
+json.dump({'meta': meta, 'workloads': workloads, 'samples': samples, 'events': events},
+          sys.stdout, indent=1, sort_keys=True)

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""report RESULTS.json OUTDIR: the A/B report in the style of mmtests'
+compare-kernels: OUTDIR/report.md, OUTDIR/tax.png (gnuplot), OUTDIR/tax.dat.
+
+Two metrics per (workload, cgroup, kernel): guest kernel instructions per
+operation (counted by the kinsn TCG plugin; nearly deterministic) and wall
+time per operation (noisy under emulation).  Differences are marked by
+Welch's t-test (p < 0.05: '*', p < 0.01: '**') and by the LKP robot's rule
+(min/max ranges do not overlap and the change is above 1%: '!')."""
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+res = json.load(open(sys.argv[1]))
+outdir = sys.argv[2]
+os.makedirs(outdir, exist_ok=True)
+
+
+def betacf(a, b, x):
+    # continued fraction for the incomplete beta function (Numerical Recipes)
+    qab, qap, qam = a + b, a + 1, a - 1
+    c, d = 1.0, 1 - qab * x / qap
+    d = 1 / (d if abs(d) > 1e-30 else 1e-30)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1 + aa * d
+        d = 1 / (d if abs(d) > 1e-30 else 1e-30)
+        c = 1 + aa / c if abs(1 + aa / c) > 1e-30 else 1e-30
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1 + aa * d
+        d = 1 / (d if abs(d) > 1e-30 else 1e-30)
+        c = 1 + aa / c if abs(1 + aa / c) > 1e-30 else 1e-30
+        de = d * c
+        h *= de
+        if abs(de - 1) < 1e-12:
+            break
+    return h
+
+
+def betai(a, b, x):
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x)
+    if x < (a + 1) / (a + b + 2):
+        return math.exp(lbt) * betacf(a, b, x) / a
+    return 1 - math.exp(lbt) * betacf(b, a, 1 - x) / b
+
+
+def welch(x, y):
+    """two-sided p-value of Welch's t-test; None when it cannot be computed"""
+    if len(x) < 2 or len(y) < 2:
+        return None
+    mx, my = mean(x), mean(y)
+    vx, vy = var(x) / len(x), var(y) / len(y)
+    if vx + vy == 0:
+        return 0.0 if mx != my else 1.0
+    t = (mx - my) / math.sqrt(vx + vy)
+    df = (vx + vy) ** 2 / ((vx ** 2) / (len(x) - 1) + (vy ** 2) / (len(y) - 1))
+    return betai(df / 2, 0.5, df / (df + t * t))
+
+
+def mean(x):
+    return sum(x) / len(x)
+
+
+def var(x):
+    m = mean(x)
+    return sum((v - m) ** 2 for v in x) / (len(x) - 1) if len(x) > 1 else 0.0
+
+
+def sd(x):
+    return math.sqrt(var(x))
+
+
+def cell(kernel, wl, cg, key):
+    return [s[key] for s in res['samples']
+            if s['kernel'] == kernel and s['workload'] == wl and s['cgroup'] == cg]
+
+
+def marks(a, b):
+    p = welch(a, b)
+    m = ''
+    if p is not None and p < 0.01:
+        m = '**'
+    elif p is not None and p < 0.05:
+        m = '*'
+    if a and b and (max(a) < min(b) or max(b) < min(a)) and abs(mean(b) / mean(a) - 1) > 0.01:
+        m += '!'
+    return m, p
+
+
+def fmt(v, key):
+    if key == 'kernel_insns_per_op':
+        return '%.0f' % v if v < 1e5 else '%.3gM' % (v / 1e6)
+    return '%.0f' % v if v < 1e5 else '%.3gms' % (v / 1e6)
+
+
+wls = [w for w in res['workloads'] if any(s['workload'] == w for s in res['samples'])]
+meta = res['meta']
+L = []
+L.append('# objstock A/B report: Linux %s base vs patched' % meta.get('kernel_version', '?'))
+L.append('')
+L.append('Debian linux-source %s; series %s (%s patches); config %s; %s; %s repetitions, '
+         'base and patched kernels booted alternately; %s vCPUs under TCG; started %s.'
+         % (meta.get('deb_version'), meta.get('series_sha256'), meta.get('series'),
+            meta.get('config_sha256'), meta.get('qemu'), meta.get('repetitions'),
+            meta.get('cpus'), meta.get('started')))
+L.append('')
+L.append('Cells are mean ± stddev [min..max] over the repetitions. Marks: `*` Welch p < 0.05, '
+         '`**` p < 0.01, `!` the LKP rule (ranges do not overlap and the change is above 1%). '
+         'Instructions are guest kernel instructions per operation, counted by the kinsn TCG '
+         'plugin between the workload\'s markers: nearly deterministic, so even small changes '
+         'are significant; the wall time under emulation is noisy and only large changes show.')
+L.append('')
+L.append('Workloads (scaled for emulation; `ops` is what "per op" means):')
+L.append('')
+L.append('| workload | ops | command (under churn) |')
+L.append('|---|---|---|')
+for w in wls:
+    L.append('| %s | %d | `%s` |' % (w, res['workloads'][w]['ops'], res['workloads'][w]['args']))
+L.append('')
+
+for key, title in (('kernel_insns_per_op', 'Guest kernel instructions per op'),
+                   ('ns_per_op', 'Wall time per op (ns, guest clock under TCG)')):
+    L.append('## %s' % title)
+    L.append('')
+    L.append('| workload | cgroup | base | patched | delta | p |')
+    L.append('|---|---|---|---|---|---|')
+    for w in wls:
+        for cg in ('root', 'memcg'):
+            a, b = cell('base', w, cg, key), cell('patched', w, cg, key)
+            if not a or not b:
+                continue
+            m, p = marks(a, b)
+            L.append('| %s | %s | %s ± %s [%s..%s] | %s ± %s [%s..%s] | %+.2f%% %s | %s |' % (
+                w, cg, fmt(mean(a), key), fmt(sd(a), key), fmt(min(a), key), fmt(max(a), key),
+                fmt(mean(b), key), fmt(sd(b), key), fmt(min(b), key), fmt(max(b), key),
+                (mean(b) / mean(a) - 1) * 100 if mean(a) else 0, m,
+                '%.3g' % p if p is not None else 'n/a'))
+    L.append('')
+
+# memcg tax = memcg minus root, per kernel (per repetition, then mean)
+L.append('## memcg tax: memcg minus root, guest kernel instructions per op')
+L.append('')
+L.append('| workload | base tax | patched tax | tax change | base memcg/root | patched memcg/root |')
+L.append('|---|---|---|---|---|---|')
+dat = []
+for i, w in enumerate(wls):
+    tax = {}
+    for k in ('base', 'patched'):
+        r = cell(k, w, 'root', 'kernel_insns_per_op')
+        m = cell(k, w, 'memcg', 'kernel_insns_per_op')
+        tax[k] = (mean(m) - mean(r), mean(m) / mean(r) if r and mean(r) else 0) if r and m else None
+    if not tax['base'] or not tax['patched']:
+        continue
+    ch = (tax['patched'][0] / tax['base'][0] - 1) * 100 if tax['base'][0] else 0
+    L.append('| %s | %.0f | %.0f | %+.1f%% | %.3f | %.3f |' % (
+        w, tax['base'][0], tax['patched'][0], ch, tax['base'][1], tax['patched'][1]))
+    dat.append((i, w, tax['base'][0], tax['patched'][0]))
+L.append('')
+L.append('![memcg tax per workload](tax.png)')
+L.append('')
+
+if res.get('events'):
+    L.append('## Events per 1000 ops (kprobe hits, first repetition)')
+    L.append('')
+    probes = sorted({p for e in res['events'] for p in e['per_1000_ops']})
+    L.append('| workload | cgroup | kernel | ' + ' | '.join(probes) + ' |')
+    L.append('|---|---|---|' + '---|' * len(probes))
+    for e in sorted(res['events'], key=lambda e: (wls.index(e['workload']) if e['workload'] in wls else 0,
+                                                 e['cgroup'], e['kernel'])):
+        L.append('| %s | %s | %s | ' % (e['workload'], e['cgroup'], e['kernel']) +
+                 ' | '.join('%.1f' % e['per_1000_ops'].get(p, 0) for p in probes) + ' |')
+    L.append('')
+
+L.append('## Reading it')
+L.append('')
+L.append('A row is a real difference when it carries a mark; the instruction rows are the ones to '
+         'trust (repeat runs agree within ~1%). Wall-time rows without a mark are noise at this '
+         'number of repetitions. Raw samples: results.json (every repetition, both metrics).')
+open(os.path.join(outdir, 'report.md'), 'w').write('\n'.join(L) + '\n')
+
+with open(os.path.join(outdir, 'tax.dat'), 'w') as f:
+    f.write('# index workload base_tax patched_tax (kernel insns/op, memcg minus root)\n')
+    for i, w, b, p in dat:
+        f.write('%d %s %.1f %.1f\n' % (i, w, b, p))
+if shutil.which('gnuplot') and dat:
+    gp = '''set terminal pngcairo size 1100,520 noenhanced
+set output '%s'
+set title 'memcg tax (memcg minus root): guest kernel instructions per op'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set xtics rotate by -35
+set ylabel 'instructions / op'
+set grid ytics
+set key top left
+plot '%s' using 3:xtic(2) title 'base 7.3', '' using 4 title 'patched'
+''' % (os.path.join(outdir, 'tax.png'), os.path.join(outdir, 'tax.dat'))
+    r = subprocess.run(['gnuplot'], input=gp, text=True, capture_output=True)
+    if r.returncode:
+        sys.exit('report: gnuplot failed: ' + r.stderr.strip().splitlines()[-1])
+print(open(os.path.join(outdir, 'report.md')).read())
