@@ -12,6 +12,7 @@ export CACHE
 export DEB_VERSION DEB_SUITE KVM TIMEOUT CPUS MEM R QUICK WORKLOADS SELFTESTS SELFTESTS_SKIP
 
 S := $(CURDIR)/scripts
+SHELL := /bin/bash
 
 .PHONY: all report check check-debug baseline tree series fetch deps config build tools shell clean distclean help
 
@@ -43,8 +44,7 @@ series:
 	@$(S)/export.sh
 
 build: tree
-	@$(S)/build.sh $(CACHE)/tree $(CACHE)/obj/patched config/base.config \
-		$(CACHE)/tree/tools/testing/selftests/cgroup/config config/kunit.config
+	@. $(S)/lib.sh && $(S)/build.sh $(CACHE)/tree $(CACHE)/obj/patched $$(fragments $(CACHE)/tree series)
 
 tools:
 	@$(S)/tools-build.sh

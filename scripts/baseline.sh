@@ -8,11 +8,11 @@
 "$TOP/scripts/fetch.sh"
 "$TOP/scripts/tree.sh" --base
 base=$CACHE/tree-base
-obj=$CACHE/obj/base-check
+obj=$CACHE/obj/bench-base
 run=$CACHE/runs/baseline-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$run"
-"$TOP/scripts/build.sh" "$base" "$obj" "$TOP/config/base.config" \
-	"$base/tools/testing/selftests/cgroup/config" "$TOP/config/kunit.config"
+mapfile -t frag < <(fragments "$base")
+"$TOP/scripts/build.sh" "$base" "$obj" "${frag[@]}"
 "$TOP/scripts/selftests-build.sh" "$base" "$obj/selftests-cgroup"
 TIMEOUT=${TIMEOUT:-2400} "$TOP/scripts/boot.sh" "$obj/arch/x86/boot/bzImage" "$run" \
 	"$TOP/guest/check.sh $obj/selftests-cgroup" || die "guest run failed (see $run)"

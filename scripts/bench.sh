@@ -43,8 +43,8 @@ start=$(printf '%s\n' $markers | sed -n 's/^start=//p')
 stop=$(printf '%s\n' $markers | sed -n 's/^stop=//p')
 [ -n "$start" ] && [ -n "$stop" ] || die "no marker addresses in $CACHE/tools/markers"
 
-# one config for both kernels: the test kernel's fragment, nothing the series adds
-frag=("$TOP/config/base.config")
+# one config for both kernels: the test kernel's, without what the series adds
+mapfile -t frag < <(fragments "$TREE")
 "$TOP/scripts/build.sh" "$CACHE/tree-base" "$CACHE/obj/bench-base" "${frag[@]}"
 "$TOP/scripts/build.sh" "$TREE" "$CACHE/obj/bench-patched" "${frag[@]}"
 
@@ -72,7 +72,7 @@ for ((r = 1; r <= R; r++)); do
 		ev=0
 		[ "$r" = 1 ] && ev=$EVENTS
 		QEMU_OPTS="-plugin $CACHE/tools/libkinsn.so,start=$start,stop=$stop,out=$rd/kinsn.out" \
-			TIMEOUT=${TIMEOUT:-1800} NUMA=1 \
+			TIMEOUT=${TIMEOUT:-1800} NUMA=1 APPEND="kunit.enable=0" \
 			"$TOP/scripts/boot.sh" "$CACHE/obj/bench-$k/arch/x86/boot/bzImage" "$rd" \
 			"$TOP/guest/bench.sh $CACHE/tools/churn $wl $ev ${names[*]}" ||
 			die "$k kernel, repetition $r failed (see $rd)"

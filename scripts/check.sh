@@ -17,10 +17,9 @@ mkdir -p "$run"
 "$TOP/scripts/tree.sh"
 "$TOP/scripts/checkpatch.sh" "$TREE" "$run/checkpatch.results"
 
-fragments=("$TOP/config/base.config" "$TREE/tools/testing/selftests/cgroup/config" "$TOP/config/kunit.config")
-[ -f "$TOP/config/series.config" ] && fragments+=("$TOP/config/series.config")
-[ "$DEBUG" = 1 ] && fragments+=("$TOP/config/debug.config")
-"$TOP/scripts/build.sh" "$TREE" "$obj" "${fragments[@]}"
+mapfile -t frags < <(fragments "$TREE" series)
+[ "$DEBUG" = 1 ] && frags+=("$TOP/config/debug.config")
+"$TOP/scripts/build.sh" "$TREE" "$obj" "${frags[@]}"
 "$TOP/scripts/selftests-build.sh" "$TREE" "$obj/selftests-cgroup"
 
 # our KUnit suites: every suite of the series' kunit files, re-run from a memcg

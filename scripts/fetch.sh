@@ -36,8 +36,8 @@ if [ ! -f "$deb" ]; then
 	log fetch "index of $DEB_SUITE from $DEB_MIRROR"
 	apt-get "${apt_opts[@]}" update > "$apt_dir/update.log" 2>&1 ||
 		die "cannot read the $DEB_SUITE index from $DEB_MIRROR (see $apt_dir/update.log)"
-	if ! apt-cache "${apt_opts[@]}" show "$pkg=$DEB_VERSION" > /dev/null 2>&1; then
-		have=$(apt-cache "${apt_opts[@]}" madison "$pkg" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); printf "%s ", $2}')
+	have=$(apt-cache "${apt_opts[@]}" madison "$pkg" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); printf "%s ", $2}')
+	if ! printf ' %s ' "$have" | grep -qF " $DEB_VERSION "; then
 		die "$pkg $DEB_VERSION is not in $DEB_SUITE; available: ${have:-none}(set DEB_VERSION=...)"
 	fi
 	need_space "$CACHE" 2500

@@ -38,3 +38,17 @@ need_space() {
 # where an unpacked base lives, and its git tree
 SRC_DIR=$CACHE/src/linux-$DEB_VERSION
 TREE=${TREE:-$CACHE/tree}
+
+# The kconfig fragments of every kernel we build, base or patched, test or
+# bench: one config, so ccache shares all but what the series changes.
+# With "series", add what the series itself introduces (config/series.config:
+# its own KUnit suites), which only the `make check` kernel gets.
+#   fragments TREE [series]
+fragments() {
+	echo "$TOP/config/base.config"
+	echo "$1/tools/testing/selftests/cgroup/config"
+	echo "$TOP/config/kunit.config"
+	if [ "${2:-}" = series ] && [ -s "$TOP/config/series.config" ]; then
+		echo "$TOP/config/series.config"
+	fi
+}
