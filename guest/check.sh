@@ -19,11 +19,14 @@ finish() {
 	exit "$1"
 }
 
-# --- cgroup v2 with every controller the selftests use
+# --- cgroup v2 with every controller the selftests use, delegation to
+# namespaces (test_cgcore_lesser_ns_open) and hugetlb accounting
 [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] || {
 	mkdir -p /sys/fs/cgroup
 	mount -t cgroup2 none /sys/fs/cgroup || { note "cannot mount cgroup2"; finish 2; }
 }
+mount -o remount,nsdelegate,memory_hugetlb_accounting /sys/fs/cgroup ||
+	note "cannot remount cgroup2 with nsdelegate,memory_hugetlb_accounting"
 for c in $(cat /sys/fs/cgroup/cgroup.controllers); do
 	echo "+$c" > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
 done
@@ -36,6 +39,7 @@ if [ -b /dev/ram0 ] && mkswap /dev/ram0 > /dev/null 2>&1 && swapon /dev/ram0; th
 else
 	note "no swap"
 fi
+[ -w /sys/module/zswap/parameters/enabled ] && echo 1 > /sys/module/zswap/parameters/enabled
 
 # --- KUnit suites that need a real memcg: run them again from a child cgroup
 if [ -d /sys/kernel/debug/kunit ]; then
@@ -49,11 +53,13 @@ if [ -d /sys/kernel/debug/kunit ]; then
 	rmdir /sys/fs/cgroup/objstock-kunit 2>/dev/null
 fi
 
-# --- a tmpfs root: test_kmem_basic counts negative dentries of "/...",
-# which a 9p root does not cache.
+# --- an ext4 root on a RAM disk: test_kmem_basic counts negative dentries
+# of "/...", which neither a 9p root nor tmpfs caches, and test_memcontrol
+# makes O_TMPFILE page cache in its working directory.
 R=/run/objstock-root
 mkdir -p $R
-mount -t tmpfs -o size=256m,mode=755 objstock-root $R || { note "cannot mount tmpfs root"; finish 2; }
+mkfs.ext4 -q -F /dev/ram1 > /dev/null 2>&1 && mount -t ext4 /dev/ram1 $R ||
+	{ note "cannot make an ext4 root on /dev/ram1"; finish 2; }
 for d in bin sbin lib lib32 lib64 libx32 usr etc; do
 	if [ -L "/$d" ]; then
 		cp -a "/$d" "$R/$d"
@@ -62,10 +68,10 @@ for d in bin sbin lib lib32 lib64 libx32 usr etc; do
 	fi
 done
 for d in proc sys dev; do mkdir "$R/$d" && mount --rbind "/$d" "$R/$d"; done
-mkdir -p "$R/tmp" "$R/run" "$R/root" "$R/selftests" "$R/out"
+mkdir -p "$R/tmp" "$R/run" "$R/root" "$R/out"
 chmod 1777 "$R/tmp"
 mount -t tmpfs tmpfs "$R/tmp"
-mount --bind "$st" "$R/selftests"
+cp -a "$st" "$R/selftests"
 mount --bind "$out" "$R/out"
 
 failed=0

@@ -21,7 +21,7 @@ import sys
 import tempfile
 from collections import OrderedDict
 
-rundir, ktree, expected_path = sys.argv[1:4]
+rundir, ktree, expected_path = [os.path.abspath(a) for a in sys.argv[1:4]]
 extra = sys.argv[4:]
 
 results = OrderedDict()      # name -> (status, detail)
@@ -37,7 +37,7 @@ def kunit_parse(path, tag):
         return
     with tempfile.NamedTemporaryFile(suffix='.json') as js:
         p = subprocess.run([sys.executable, os.path.join(ktree, 'tools/testing/kunit/kunit.py'),
-                            'parse', '--json', js.name, path],
+                            'parse', '--json=' + js.name, os.path.abspath(path)],
                            capture_output=True, text=True)
         with open(path + '.parsed', 'w') as f:
             f.write(p.stdout + p.stderr)
@@ -52,7 +52,7 @@ def kunit_parse(path, tag):
             st = {'PASS': 'PASS', 'SKIP': 'SKIP'}.get(case['status'], 'FAIL')
             add('kunit%s:%s%s' % (tag, prefix, case['name']), st)
         for sub in group.get('sub_groups', []):
-            walk(sub, prefix + sub['name'] + '.')
+            walk(sub, prefix + sub['name'] + ':')
     walk(data, '')
 
 
@@ -79,7 +79,8 @@ for f in sorted(os.listdir(sdir)) if os.path.isdir(sdir) else []:
         if not m or line.startswith(' '):
             continue
         n += 1
-        name = m.group(2).strip() or str(n)
+        # 'ok 12 # SKIP test_name': kselftest puts the name after SKIP
+        name = m.group(2).strip() or (m.group(4) or '').strip() or str(n)
         if m.group(3) and m.group(3).lower() == 'skip':
             st = 'SKIP'
         else:
