@@ -12,7 +12,7 @@ n=0
 while read -r p _; do
 	case $p in '' | \#*) continue ;; esac
 	n=$((n + 1))
-	res=$(cd "$ktree" && ./scripts/checkpatch.pl --strict --terse --show-types \
+	res=$(cd "$ktree" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --terse --show-types \
 		"$PATCHES/$p" 2>&1 || true)
 	bad=$(printf '%s\n' "$res" | grep -E ': (ERROR|WARNING):' || true)
 	checks=$(printf '%s\n' "$res" | grep -c ': CHECK:' || true)

@@ -11,6 +11,8 @@ pkgs=(
 	iproute2 kbd util-linux util-linux-extra udev debian-archive-keyring
 	# workloads, tools, report
 	rt-tests cgroup-tools libglib2.0-dev pkg-config gnuplot-nox
+	# checkpatch.pl's SPDX check
+	python3-ply python3-git e2fsprogs
 )
 stamp=$CACHE/.deps-$(printf '%s\n' "${pkgs[@]}" | sha256sum | cut -c1-12)
 mkdir -p "$CACHE"
