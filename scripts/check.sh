@@ -23,7 +23,7 @@ mapfile -t frags < <(fragments "$TREE" series)
 "$TOP/scripts/selftests-build.sh" "$TREE" "$obj/selftests-cgroup"
 
 # our KUnit suites: every suite of the series' kunit files, re-run from a memcg
-suites=$(cat "$TOP/config/kunit-memcg-suites" 2>/dev/null | grep -v '^#' | tr '\n' ' ')
+suites=$(sed -e '/^#/d' -e '/^$/d' "$TOP/config/kunit-memcg-suites" 2>/dev/null | tr '\n' ' ' || true)
 log test "guest: KUnit${suites:+ (+ $suites from a memcg)}, $(wc -l < "$obj/selftests-cgroup/objstock-tests") cgroup selftests"
 TIMEOUT=${TIMEOUT:-2400} OBJSTOCK_KUNIT_SUITES="$suites" \
 	"$TOP/scripts/boot.sh" "$obj/arch/x86/boot/bzImage" "$run" \
