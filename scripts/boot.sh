@@ -34,7 +34,7 @@ if [ "$NUMA" -gt 1 ]; then
 	done
 fi
 [ -n "${APPEND:-}" ] && args+=(--append "$APPEND")
-[ -n "${QEMU_OPTS:-}" ] && args+=(--qemu-opts "$QEMU_OPTS")
+[ -n "${QEMU_OPTS:-}" ] && args+=("--qemu-opts=$QEMU_OPTS")
 args+=(--exec "$*")
 
 log boot "$(basename "$kernel") $(cat "$(dirname "$kernel")/../../../include/config/kernel.release" 2>/dev/null) (${CPUS} vCPU, $MEM, $([ "$KVM" = 1 ] && echo KVM || echo TCG), timeout ${TIMEOUT}s)"

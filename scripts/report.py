@@ -92,7 +92,8 @@ def marks(a, b):
         m = '**'
     elif p is not None and p < 0.05:
         m = '*'
-    if a and b and (max(a) < min(b) or max(b) < min(a)) and abs(mean(b) / mean(a) - 1) > 0.01:
+    if len(a) > 1 and len(b) > 1 and (max(a) < min(b) or max(b) < min(a)) \
+            and abs(mean(b) / mean(a) - 1) > 0.01:
         m += '!'
     return m, p
 
