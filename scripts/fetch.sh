@@ -10,40 +10,24 @@ if [ -f "$stamp" ]; then
 fi
 
 apt_dir=$CACHE/apt
-mkdir -p "$apt_dir"/etc/preferences.d "$apt_dir"/state/lists/partial \
-	"$apt_dir"/cache/archives/partial "$CACHE/dl"
+mkdir -p "$CACHE/dl"
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 [ -r "$keyring" ] || die "missing $keyring (apt-get install debian-archive-keyring)"
-cat > "$apt_dir/etc/sources.list" <<EOS
-deb [signed-by=$keyring] $DEB_MIRROR $DEB_SUITE main
-EOS
-# A private apt: the system's sources, preferences and state stay untouched.
-apt_opts=(
-	-o Dir::Etc::SourceList="$apt_dir/etc/sources.list"
-	-o Dir::Etc::SourceParts=/dev/null
-	-o Dir::Etc::Preferences=/dev/null
-	-o Dir::Etc::PreferencesParts="$apt_dir/etc/preferences.d"
-	-o Dir::State="$apt_dir/state"
-	-o Dir::Cache="$apt_dir/cache"
-	-o APT::Architecture=amd64
-	-o Acquire::Languages=none
-	-o APT::Sandbox::User=root
-	-q
-)
+apt_private "$apt_dir" "deb [signed-by=$keyring] $DEB_MIRROR $DEB_SUITE main"
 pkg=linux-source-$KVER
 deb=$CACHE/dl/${pkg}_${DEB_VERSION//:/%3a}_all.deb
 if [ ! -f "$deb" ]; then
 	log fetch "index of $DEB_SUITE from $DEB_MIRROR"
-	apt-get "${apt_opts[@]}" update > "$apt_dir/update.log" 2>&1 ||
+	apt-get "${APT_OPTS[@]}" update > "$apt_dir/update.log" 2>&1 ||
 		die "cannot read the $DEB_SUITE index from $DEB_MIRROR (see $apt_dir/update.log)"
-	have=$(apt-cache "${apt_opts[@]}" madison "$pkg" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); printf "%s ", $2}')
+	have=$(apt-cache "${APT_OPTS[@]}" madison "$pkg" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); printf "%s ", $2}')
 	if ! printf ' %s ' "$have" | grep -qF " $DEB_VERSION "; then
 		die "$pkg $DEB_VERSION is not in $DEB_SUITE; available: ${have:-none}(set DEB_VERSION=...)"
 	fi
 	need_space "$CACHE" 2500
 	log fetch "$pkg $DEB_VERSION"
 	# apt-get download checks the .deb against the SHA256 in the signed index
-	(cd "$CACHE/dl" && apt-get "${apt_opts[@]}" download "$pkg=$DEB_VERSION" > "$apt_dir/download.log" 2>&1) ||
+	(cd "$CACHE/dl" && apt-get "${APT_OPTS[@]}" download "$pkg=$DEB_VERSION" > "$apt_dir/download.log" 2>&1) ||
 		die "download of $pkg $DEB_VERSION failed (see $apt_dir/download.log)"
 	[ -f "$deb" ] || deb=$(ls "$CACHE/dl/${pkg}_"*.deb | head -1)
 fi

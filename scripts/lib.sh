@@ -52,3 +52,22 @@ fragments() {
 		echo "$TOP/config/series.config"
 	fi
 }
+
+# A private apt in DIR with one sources.list LINE: the system's sources,
+# preferences and state stay untouched.  Sets APT_OPTS for apt-get/apt-cache.
+#   apt_private DIR LINE
+apt_private() {
+	local dir=$1
+	mkdir -p "$dir"/etc/preferences.d "$dir"/state/lists/partial "$dir"/cache/archives/partial
+	echo "$2" > "$dir/etc/sources.list"
+	APT_OPTS=(-q
+		-o Dir::Etc::SourceList="$dir/etc/sources.list"
+		-o Dir::Etc::SourceParts=/dev/null
+		-o Dir::Etc::Preferences=/dev/null
+		-o Dir::Etc::PreferencesParts="$dir/etc/preferences.d"
+		-o Dir::State="$dir/state"
+		-o Dir::Cache="$dir/cache"
+		-o APT::Architecture=amd64
+		-o Acquire::Languages=none
+		-o APT::Sandbox::User=root)
+}

@@ -25,17 +25,12 @@ mkdir -p "$out/include" "$dl"
 if [ ! -s "$hdr" ]; then
 	need_space "$dl" 200
 	apt_dir=$out/apt
-	mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial"
-	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $DEB_MIRROR bookworm main" \
-		> "$apt_dir/sources.list"
-	apt_opts=(-q -o Dir::Etc::SourceList="$apt_dir/sources.list"
-		-o Dir::Etc::SourceParts=/dev/null -o Dir::State="$apt_dir/state"
-		-o Dir::Cache="$apt_dir/cache" -o Acquire::Languages=none
-		-o APT::Sandbox::User=root)
+	apt_private "$apt_dir" \
+		"deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $DEB_MIRROR bookworm main"
 	log tools "reading the bookworm source index"
-	apt-get "${apt_opts[@]}" update > "$apt_dir/update.log" 2>&1 ||
+	apt-get "${APT_OPTS[@]}" update > "$apt_dir/update.log" 2>&1 ||
 		die "cannot read the bookworm source index (see $apt_dir/update.log)"
-	qver=$(apt-cache "${apt_opts[@]}" showsrc qemu 2>/dev/null |
+	qver=$(apt-cache "${APT_OPTS[@]}" showsrc qemu 2>/dev/null |
 		awk '/^Version:/ {print $2}' | sort -V | tail -n1)
 	[ -n "$qver" ] || die "no qemu source package in bookworm"
 	up=${qver#*:}; up=${up%%-*}			# 7.2+dfsg
@@ -54,7 +49,7 @@ if [ ! -s "$hdr" ]; then
 	orig=$(find_orig)
 	if [ -z "$orig" ]; then
 		log tools "fetching qemu source $qver (~23 MiB)"
-		(cd "$dl" && apt-get "${apt_opts[@]}" source --download-only "qemu=$qver") \
+		(cd "$dl" && apt-get "${APT_OPTS[@]}" source --download-only "qemu=$qver") \
 			> "$apt_dir/source.log" 2>&1 ||
 			die "cannot fetch qemu source $qver (see $apt_dir/source.log)"
 		orig=$(find_orig)

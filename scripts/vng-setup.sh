@@ -8,20 +8,13 @@ VNG_SUITE=${VNG_SUITE:-sid}
 dir=$CACHE/virtme-ng-$VNG_VERSION
 if [ ! -x "$dir/vng" ] || ! grep -q "usr/bin:" "$dir/vng"; then
 	apt_dir=$CACHE/apt-$VNG_SUITE
-	mkdir -p "$apt_dir"/etc/preferences.d "$apt_dir"/state/lists/partial \
-		"$apt_dir"/cache/archives/partial "$CACHE/dl"
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $DEB_MIRROR $VNG_SUITE main" \
-		> "$apt_dir/etc/sources.list"
-	apt_opts=(-q -o Dir::Etc::SourceList="$apt_dir/etc/sources.list"
-		-o Dir::Etc::SourceParts=/dev/null -o Dir::Etc::Preferences=/dev/null
-		-o Dir::Etc::PreferencesParts="$apt_dir/etc/preferences.d"
-		-o Dir::State="$apt_dir/state" -o Dir::Cache="$apt_dir/cache"
-		-o APT::Architecture=amd64 -o Acquire::Languages=none
-		-o APT::Sandbox::User=root)
+	mkdir -p "$CACHE/dl"
+	apt_private "$apt_dir" \
+		"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $DEB_MIRROR $VNG_SUITE main"
 	log vng "virtme-ng $VNG_VERSION from $VNG_SUITE"
-	apt-get "${apt_opts[@]}" update > "$apt_dir/update.log" 2>&1 ||
+	apt-get "${APT_OPTS[@]}" update > "$apt_dir/update.log" 2>&1 ||
 		die "cannot read the $VNG_SUITE index (see $apt_dir/update.log)"
-	(cd "$CACHE/dl" && apt-get "${apt_opts[@]}" download "virtme-ng=$VNG_VERSION" > "$apt_dir/download.log" 2>&1) ||
+	(cd "$CACHE/dl" && apt-get "${APT_OPTS[@]}" download "virtme-ng=$VNG_VERSION" > "$apt_dir/download.log" 2>&1) ||
 		die "virtme-ng $VNG_VERSION is not in $VNG_SUITE (set VNG_VERSION=...)"
 	rm -rf "$dir"
 	mkdir -p "$dir"
