@@ -24,7 +24,7 @@ command -v qemu-system-x86_64 > /dev/null || die "qemu-system-x86_64 not found (
 TIMEOUT=${TIMEOUT:-900} CPUS=${CPUS:-2} MEM=${MEM:-2G} NUMA=${NUMA:-2}
 args=(--run "$kernel" --force-9p --user root --verbose --cpus "$CPUS" --memory "$MEM"
 	--rwdir "$rundir" --cwd "$rundir"
-	--append "panic=-1 oops=panic panic_on_warn=0 brd.rd_size=786432 kunit.stats_enabled=0")
+	--append "panic=-1 oops=panic panic_on_warn=0 no_timer_check brd.rd_size=786432 kunit.stats_enabled=0")
 [ "$KVM" = 1 ] || args+=(--disable-kvm)
 if [ "$NUMA" -gt 1 ]; then
 	mem_mb=$(( $(numfmt --from=iec "$MEM") / 1048576 / NUMA ))
