@@ -45,8 +45,12 @@ run_pass count "$@"
 if [ "$events" = 1 ]; then
 	T=/sys/kernel/tracing
 	mountpoint -q $T || mount -t tracefs none $T
-	# page_counter charges and uncharges, obj_stock drains, memcg stock refills
-	for p in page_counter_try_charge page_counter_uncharge drain_obj_stock_slot refill_stock; do
+	# memcg page charges (try_charge_memcg: every charge of whole pages,
+	# page_counter_try_charge: those the memcg_stock cannot serve), page
+	# counter uncharges, obj_stock slot drains (eviction, CPU drain) and
+	# memcg_stock refills (whole pages an obj_stock slot hands back, or
+	# uncharged folios)
+	for p in try_charge_memcg page_counter_try_charge page_counter_uncharge drain_obj_stock_slot refill_stock; do
 		echo "p:objstock/$p $p" >> $T/kprobe_events 2>/dev/null || note "no kprobe on $p"
 	done
 	echo 1 > $T/events/objstock/enable 2>/dev/null

@@ -36,17 +36,32 @@ fi
 "$TOP/scripts/deps.sh"
 "$TOP/scripts/fetch.sh"
 "$TOP/scripts/tree.sh"
-"$TOP/scripts/tree.sh" --base
 "$TOP/scripts/tools-build.sh" > /dev/null
 markers=$(cat "$CACHE/tools/markers")
 start=$(printf '%s\n' $markers | sed -n 's/^start=//p')
 stop=$(printf '%s\n' $markers | sed -n 's/^stop=//p')
 [ -n "$start" ] && [ -n "$stop" ] || die "no marker addresses in $CACHE/tools/markers"
 
-# one config for both kernels: the test kernel's, without what the series adds
+# one config for both kernels: the test kernel's, without what the series
+# adds.  Both are built from one checkout, $CACHE/bench-src, switched between
+# objstock-base and the tree's HEAD: ccache keys on paths relative to $CACHE,
+# so the patched build only compiles what the series changes.
+git -C "$TREE" diff --quiet HEAD ||
+	log bench "warning: $TREE has uncommitted changes; benchmarking its HEAD commit"
+src=$CACHE/bench-src
+if ! git -C "$src" rev-parse -q --verify HEAD > /dev/null 2>&1; then
+	rm -rf "$src"
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$src" objstock-base ||
+		die "cannot check out objstock-base into $src"
+fi
+head=$(git -C "$TREE" rev-parse HEAD)
 mapfile -t frag < <(fragments "$TREE")
-"$TOP/scripts/build.sh" "$CACHE/tree-base" "$CACHE/obj/bench-base" "${frag[@]}"
-"$TOP/scripts/build.sh" "$TREE" "$CACHE/obj/bench-patched" "${frag[@]}"
+for k in base patched; do
+	rev=$([ $k = base ] && echo objstock-base || echo "$head")
+	git -C "$src" checkout -q --detach "$rev" || die "cannot check out $rev in $src"
+	"$TOP/scripts/build.sh" "$src" "$CACHE/obj/bench-$k" "${frag[@]}"
+done
 
 run=${RUN:-$CACHE/runs/bench-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$run"

@@ -101,7 +101,16 @@ def marks(a, b):
 def fmt(v, key):
     if key == 'kernel_insns_per_op':
         return '%.0f' % v if v < 1e5 else '%.3gM' % (v / 1e6)
-    return '%.0f' % v if v < 1e5 else '%.3gms' % (v / 1e6)
+    return '%.1f' % (v / 1e3)       # wall time: microseconds
+
+
+def taxes(kernel, wl):
+    """memcg minus root per repetition: both ran in the same boot"""
+    r = {s['rep']: s['kernel_insns_per_op'] for s in res['samples']
+         if s['kernel'] == kernel and s['workload'] == wl and s['cgroup'] == 'root'}
+    m = {s['rep']: s['kernel_insns_per_op'] for s in res['samples']
+         if s['kernel'] == kernel and s['workload'] == wl and s['cgroup'] == 'memcg'}
+    return [m[k] - r[k] for k in sorted(r) if k in m]
 
 
 wls = [w for w in res['workloads'] if any(s['workload'] == w for s in res['samples'])]
@@ -130,7 +139,7 @@ for w in wls:
 L.append('')
 
 for key, title in (('kernel_insns_per_op', 'Guest kernel instructions per op'),
-                   ('ns_per_op', 'Wall time per op (ns, guest clock under TCG)')):
+                   ('ns_per_op', 'Wall time per op (µs, guest clock under TCG)')):
     L.append('## %s' % title)
     L.append('')
     L.append('| workload | cgroup | base | patched | delta | p |')
@@ -151,21 +160,25 @@ for key, title in (('kernel_insns_per_op', 'Guest kernel instructions per op'),
 # memcg tax = memcg minus root, per kernel (per repetition, then mean)
 L.append('## memcg tax: memcg minus root, guest kernel instructions per op')
 L.append('')
-L.append('| workload | base tax | patched tax | tax change | base memcg/root | patched memcg/root |')
-L.append('|---|---|---|---|---|---|')
+L.append('Per repetition, memcg minus root of the same boot; mean ± stddev, marks as above.')
+L.append('')
+L.append('| workload | base tax | patched tax | tax change | p | base memcg/root | patched memcg/root |')
+L.append('|---|---|---|---|---|---|---|')
 dat = []
 for i, w in enumerate(wls):
-    tax = {}
-    for k in ('base', 'patched'):
-        r = cell(k, w, 'root', 'kernel_insns_per_op')
-        m = cell(k, w, 'memcg', 'kernel_insns_per_op')
-        tax[k] = (mean(m) - mean(r), mean(m) / mean(r) if r and mean(r) else 0) if r and m else None
-    if not tax['base'] or not tax['patched']:
+    tb, tp = taxes('base', w), taxes('patched', w)
+    if not tb or not tp:
         continue
-    ch = (tax['patched'][0] / tax['base'][0] - 1) * 100 if tax['base'][0] else 0
-    L.append('| %s | %.0f | %.0f | %+.1f%% | %.3f | %.3f |' % (
-        w, tax['base'][0], tax['patched'][0], ch, tax['base'][1], tax['patched'][1]))
-    dat.append((i, w, tax['base'][0], tax['patched'][0]))
+    ratio = {}
+    for k in ('base', 'patched'):
+        r, m = cell(k, w, 'root', 'kernel_insns_per_op'), cell(k, w, 'memcg', 'kernel_insns_per_op')
+        ratio[k] = mean(m) / mean(r) if r and m and mean(r) else 0
+    mk, p = marks(tb, tp)
+    ch = (mean(tp) / mean(tb) - 1) * 100 if mean(tb) else 0
+    L.append('| %s | %.0f ± %.0f | %.0f ± %.0f | %+.1f%% %s | %s | %.3f | %.3f |' % (
+        w, mean(tb), sd(tb), mean(tp), sd(tp), ch, mk, '%.3g' % p if p is not None else 'n/a',
+        ratio['base'], ratio['patched']))
+    dat.append((i, w, mean(tb), mean(tp)))
 L.append('')
 L.append('![memcg tax per workload](tax.png)')
 L.append('')

@@ -25,10 +25,13 @@ rundir, ktree, expected_path = [os.path.abspath(a) for a in sys.argv[1:4]]
 extra = sys.argv[4:]
 
 results = OrderedDict()      # name -> (status, detail)
+diags = {}                   # name -> the test's last diagnostic lines
 
 
-def add(name, status, detail=''):
+def add(name, status, detail='', diag=None):
     results[name] = (status, detail)
+    if diag:
+        diags[name] = diag[-8:]
 
 
 def kunit_parse(path, tag):
@@ -74,9 +77,12 @@ for f in sorted(os.listdir(sdir)) if os.path.isdir(sdir) else []:
     rc_path = os.path.join(sdir, prog + '.rc')
     rc = int(open(rc_path).read().strip() or 1) if os.path.exists(rc_path) else 1
     n = 0
+    diag = []
     for line in text.splitlines():
         m = tap_re.match(line.strip())
         if not m or line.startswith(' '):
+            if line.startswith('# ') and not line.startswith('# Totals'):
+                diag.append(line)
             continue
         n += 1
         # 'ok 12 # SKIP test_name': kselftest puts the name after SKIP
@@ -85,7 +91,8 @@ for f in sorted(os.listdir(sdir)) if os.path.isdir(sdir) else []:
             st = 'SKIP'
         else:
             st = 'PASS' if m.group(1) == 'ok' else 'FAIL'
-        add('selftest:%s:%s' % (prog, name), st, (m.group(4) or '').strip())
+        add('selftest:%s:%s' % (prog, name), st, (m.group(4) or '').strip(), diag)
+        diag = []
     if rc in (124, 137):
         add('selftest:%s' % prog, 'FAIL', 'timed out')
     elif n == 0:
@@ -136,6 +143,9 @@ for suite, items in rows.items():
     for name, verdict, detail in items:
         if verdict in ('FAIL', 'KNOWN'):
             print('  %-6s %s%s' % (verdict.lower(), name, '  (' + detail + ')' if detail else ''))
+            if verdict == 'FAIL':
+                for d in diags.get(name, []):
+                    print('         | %s' % d[:150])
 missing = [n for n, (b, _) in expected.items() if b == 'PASS' and n not in results]
 for n in missing:
     print('  fail   %s  (passes on base, did not run)' % n)
