@@ -4,6 +4,7 @@
 #   make check        build the patched kernel, boot it under QEMU, run the tests
 #   make tree         a git tree (base + series) to hack in: $(CACHE)/tree
 #   make series       export the tree's commits back to patches/
+#   make cover        the cover letter's numbers, from results/latest/results.json
 #
 # Everything downloaded or built lives under CACHE (default ./build).
 
@@ -14,7 +15,10 @@ export DEB_VERSION DEB_SUITE KVM TIMEOUT CPUS MEM R QUICK WORKLOADS SELFTESTS SE
 S := $(CURDIR)/scripts
 SHELL := /bin/bash
 
-.PHONY: all report check check-debug baseline tree series fetch deps config build tools shell clean distclean help
+RESULTS ?=
+export RESULTS
+
+.PHONY: cover all report check check-debug baseline tree series fetch deps config build tools shell clean distclean help
 
 all: report
 
@@ -23,6 +27,9 @@ report:
 
 check:
 	@$(S)/check.sh
+
+cover:
+	@$(S)/cover.sh
 
 check-debug:
 	@DEBUG=1 $(S)/check.sh
@@ -61,4 +68,4 @@ distclean:
 	rm -rf $(CACHE)
 
 help:
-	@sed -n '2,10p' Makefile
+	@sed -n '2,11p' Makefile
