@@ -18,7 +18,7 @@ SHELL := /bin/bash
 RESULTS ?=
 export RESULTS
 
-.PHONY: cover all report check check-debug baseline tree series fetch deps config build tools shell clean distclean help
+.PHONY: cover build-each all report check check-debug baseline tree series fetch deps config build tools shell clean distclean help
 
 all: report
 
@@ -30,6 +30,10 @@ check:
 
 cover:
 	@$(S)/cover.sh
+
+# every patch builds on its own (a build after each patch; slow)
+build-each:
+	@$(S)/build-each.sh
 
 check-debug:
 	@DEBUG=1 $(S)/check.sh

@@ -4,12 +4,22 @@
 # with our instruction-counting plugin, runs the workloads of bench/workloads
 # in the root cgroup and in a child memcg, then writes the JSON and the report.
 # Knobs: R (repetitions), QUICK=1 (subset, R=2), WORKLOADS (names or globs),
-# EVENTS (1: a kprobe-event pass in the first repetition), OUT (results dir).
+# EVENTS (1: a kprobe-event pass in the first repetition), OUT (results dir),
+# ICOUNT (QEMU -icount option, default "shift=3,sleep=off"; empty: off).
+#
+# Why -icount: without it the guest clock follows the host's, so a slower
+# (busier) host means more timer ticks, and more kernel instructions, per
+# operation: two boots of the same kernel differed by 2-5% on a loaded host.
+# With a fixed shift the guest clock is a function of the instruction count,
+# and sleep=off jumps over idle time, so the counts repeat; the wall time
+# reported is then the host's time between the markers (kinsn's host_ns).
+# It costs MTTCG: the vCPUs take turns on one host thread.
 . "$(dirname "$0")/lib.sh"
 
 QUICK=${QUICK:-0}
-R=${R:-$([ "$QUICK" = 1 ] && echo 2 || echo 5)}
+R=${R:-$([ "$QUICK" = 1 ] && echo 2 || echo 3)}
 EVENTS=${EVENTS:-1}
+ICOUNT=${ICOUNT-shift=3,sleep=off}
 case $R in '' | *[!0-9]*) die "R must be a positive integer (got '$R')" ;; esac
 [ "$R" -ge 1 ] || die "R must be at least 1 (got $R)"
 wl=$TOP/bench/workloads
@@ -73,6 +83,7 @@ mkdir -p "$run"
 	echo "series $(grep -c . "$TOP/patches/series" || true)"
 	echo "qemu $(qemu-system-x86_64 --version | head -1)"
 	echo "repetitions $R"
+	echo "icount ${ICOUNT:-off}"
 	echo "cpus ${CPUS:-2}"
 	echo "workloads ${names[*]}"
 	echo "started $(date -u +%FT%TZ)"
@@ -86,7 +97,7 @@ for ((r = 1; r <= R; r++)); do
 		mkdir -p "$rd"
 		ev=0
 		[ "$r" = 1 ] && ev=$EVENTS
-		QEMU_OPTS="-plugin $CACHE/tools/libkinsn.so,start=$start,stop=$stop,out=$rd/kinsn.out" \
+		QEMU_OPTS="${ICOUNT:+-icount $ICOUNT }-plugin $CACHE/tools/libkinsn.so,start=$start,stop=$stop,out=$rd/kinsn.out" \
 			TIMEOUT=${TIMEOUT:-1800} NUMA=1 APPEND="kunit.enable=0" \
 			"$TOP/scripts/boot.sh" "$CACHE/obj/bench-$k/arch/x86/boot/bzImage" "$rd" \
 			"$TOP/guest/bench.sh $CACHE/tools/churn $wl $ev ${names[*]}" ||

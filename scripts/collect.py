@@ -3,7 +3,7 @@
 
 Each guest run dir holds: manifest ('window name cgroup pass'), churn.out
 ('window churn mode=.. iters=.. ns=.. ns_per_op=..'), kinsn.out (the plugin:
-'window N kernel_insns K user_insns U') and, in the first repetition,
+'window N kernel_insns K user_insns U [host_ns T]') and, in the first repetition,
 events.txt (kprobe hit counts before/after each workload)."""
 import json
 import os
@@ -57,8 +57,10 @@ for d in sorted(os.listdir(rundir)):
             'kernel_insns': insns[w]['kernel_insns'],
             'user_insns': insns[w].get('user_insns', 0),
             'kernel_insns_per_op': insns[w]['kernel_insns'] / ops,
-            'ns': int(c.get('ns', 0)),
-            'ns_per_op': int(c.get('ns', 0)) / ops,
+            # host time between the markers (kinsn), else the guest clock (churn)
+            'ns': insns[w].get('host_ns', int(c.get('ns', 0))),
+            'ns_per_op': insns[w].get('host_ns', int(c.get('ns', 0))) / ops,
+            'guest_ns': int(c.get('ns', 0)),
         })
     ev = os.path.join(rd, 'events.txt')
     if os.path.exists(ev):

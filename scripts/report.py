@@ -124,11 +124,18 @@ L.append('Debian linux-source %s; series %s (%s patches); config %s; %s; %s repe
             meta.get('config_sha256'), meta.get('qemu'), meta.get('repetitions'),
             meta.get('cpus'), meta.get('started')))
 L.append('')
+icount = meta.get('icount', 'off')
 L.append('Cells are mean ± stddev [min..max] over the repetitions. Marks: `*` Welch p < 0.05, '
          '`**` p < 0.01, `!` the LKP rule (ranges do not overlap and the change is above 1%). '
-         'Instructions are guest kernel instructions per operation, counted by the kinsn TCG '
-         'plugin between the workload\'s markers: nearly deterministic, so even small changes '
-         'are significant; the wall time under emulation is noisy and only large changes show.')
+         'Instructions are guest kernel instructions per operation (all vCPUs), counted by the '
+         'kinsn TCG plugin between the workload\'s markers. ' +
+         ('The guest clock is driven by QEMU\'s `-icount %s`, so timer ticks follow the '
+          'instruction count and the counts repeat from boot to boot; the wall time is the '
+          'host\'s time between the same markers, i.e. what emulating the workload took: '
+          'noisy, only large changes show.' % icount if icount != 'off' else
+          'Without icount the guest clock follows the host\'s, so a busier host adds timer '
+          'ticks and kernel instructions: expect a few percent of noise; the wall time is '
+          'the guest clock.'))
 L.append('')
 L.append('Workloads (scaled for emulation; `ops` is what "per op" means):')
 L.append('')
@@ -139,7 +146,8 @@ for w in wls:
 L.append('')
 
 for key, title in (('kernel_insns_per_op', 'Guest kernel instructions per op'),
-                   ('ns_per_op', 'Wall time per op (µs, guest clock under TCG)')):
+                   ('ns_per_op', 'Wall time per op (µs of host time emulating it under TCG)'
+                    if icount != 'off' else 'Wall time per op (µs, guest clock under TCG)')):
     L.append('## %s' % title)
     L.append('')
     L.append('| workload | cgroup | base | patched | delta | p |')
@@ -198,8 +206,11 @@ if res.get('events'):
 L.append('## Reading it')
 L.append('')
 L.append('A row is a real difference when it carries a mark; the instruction rows are the ones to '
-         'trust (repeat runs agree within ~1%). Wall-time rows without a mark are noise at this '
-         'number of repetitions. Raw samples: results.json (every repetition, both metrics).')
+         'trust (their stddev shows how well boots agree). Wall-time rows without a mark are noise '
+         'at this number of repetitions: under emulation the wall time measures QEMU as much as the '
+         'kernel. The memcg tax (memcg minus root of the same boot) is what the series targets; '
+         'a root row tells whether the root cgroup, which does no accounting, pays for it. '
+         'Raw samples: results.json (every repetition, both metrics).')
 open(os.path.join(outdir, 'report.md'), 'w').write('\n'.join(L) + '\n')
 
 with open(os.path.join(outdir, 'tax.dat'), 'w') as f:

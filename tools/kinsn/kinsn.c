@@ -15,8 +15,11 @@
  * non-PIE workload (tools/workloads/churn.c), so their addresses are fixed:
  * see $CACHE/tools/markers.  Each closed window appends one line
  *
- *   window <n> kernel_insns <count> user_insns <count>
+ *   window <n> kernel_insns <count> user_insns <count> host_ns <ns>
  *
+ * host_ns is the host's monotonic time between the markers: what the window
+ * cost to emulate, the wall time that stays meaningful when the guest clock
+ * is driven by -icount.
  * (with percpu=on followed by " vcpu_kernel <c0>,<c1>,...") and flushes it,
  * so the result survives the guest being killed.
  *
@@ -63,6 +66,7 @@ static bool percpu;
 static GMutex lock;		/* protects the window state below */
 static int open_window, n_window;
 static uint64_t k0, u0;		/* totals when the window opened */
+static gint64 t0;		/* host monotonic time then (us) */
 static uint64_t *vk0;		/* per-vCPU kernel counts then (percpu=on) */
 
 static void tb_exec(unsigned int vcpu, void *udata)
@@ -91,6 +95,7 @@ static void mark_start(unsigned int vcpu, void *udata)
 	for (unsigned int i = 0; percpu && i < n_counts; i++)
 		vk0[i] = __atomic_load_n(&counts[i].kernel, __ATOMIC_RELAXED);
 	open_window = 1;
+	t0 = g_get_monotonic_time();
 	g_mutex_unlock(&lock);
 }
 
@@ -104,8 +109,9 @@ static void mark_stop(unsigned int vcpu, void *udata)
 		totals(&k, &u);
 		open_window = 0;
 		line = g_string_new(NULL);
-		g_string_printf(line, "window %d kernel_insns %" PRIu64 " user_insns %" PRIu64,
-				++n_window, k - k0, u - u0);
+		g_string_printf(line, "window %d kernel_insns %" PRIu64 " user_insns %" PRIu64
+				" host_ns %" PRId64, ++n_window, k - k0, u - u0,
+				(int64_t)(g_get_monotonic_time() - t0) * 1000);
 		for (unsigned int i = 0; percpu && i < n_counts; i++)
 			g_string_append_printf(line, "%s%" PRIu64, i ? "," : " vcpu_kernel ",
 					       __atomic_load_n(&counts[i].kernel, __ATOMIC_RELAXED) - vk0[i]);

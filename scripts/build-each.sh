@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# build-each: build the kernel after each patch of the series, so that every
+# patch builds on its own (bisectability).  One checkout ($CACHE/each-src) and
+# one object dir ($CACHE/obj/each), the check config (series.config
+# included): each step recompiles what its patch touched (ccache).  Writes
+# 'build-each:NNNN PASS|FAIL subject' lines to OUT (default stdout).
+#   build-each.sh [OUT]
+. "$(dirname "$0")/lib.sh"
+
+out=${1:-/dev/stdout}
+"$TOP/scripts/tree.sh"
+src=$CACHE/each-src obj=$CACHE/obj/each
+if ! git -C "$src" rev-parse -q --verify HEAD > /dev/null 2>&1; then
+	rm -rf "$src"
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$src" objstock-base ||
+		die "cannot check out objstock-base into $src"
+fi
+mapfile -t frags < <(fragments "$TREE" series)
+mapfile -t commits < <(git -C "$TREE" rev-list --reverse objstock-base..HEAD)
+[ "${#commits[@]}" -gt 0 ] || die "the series is empty: nothing to build"
+fails=0 i=0
+for c in "${commits[@]}"; do
+	i=$((i + 1))
+	subj=$(git -C "$TREE" log -1 --format=%s "$c")
+	git -C "$src" checkout -q --detach "$c" || die "cannot check out $c in $src"
+	n=$(printf '%04d' "$i")
+	if "$TOP/scripts/build.sh" "$src" "$obj" "${frags[@]}" > "$obj.$n.log" 2>&1; then
+		echo "build-each:$n PASS $subj" >> "$out"
+	else
+		echo "build-each:$n FAIL $subj ($(grep -m1 'error' "$obj/build.log" "$obj.$n.log" | cut -c1-120))" >> "$out"
+		fails=$((fails + 1))
+	fi
+	log build-each "$n/${#commits[@]} $(tail -1 "$out" | cut -d' ' -f2): $subj"
+done
+[ "$fails" = 0 ] || die "$fails of ${#commits[@]} patches do not build on their own (see $obj.NNNN.log)"
