@@ -7,10 +7,12 @@ line '[end of numbers]'; both lines are kept (the first is rewritten to name
 the results), everything between them is replaced.  Fails when COVER has no
 such section, or RESULTS has no samples."""
 import json
-import math
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from stats import mean, sd, welch  # noqa: E402
 
 results_path, cover_path = sys.argv[1:3]
 res = json.load(open(results_path))
@@ -24,29 +26,26 @@ def vals(kernel, wl, cg, key='kernel_insns_per_op'):
             if s['kernel'] == kernel and s['workload'] == wl and s['cgroup'] == cg}
 
 
-def mean(x):
-    return sum(x) / len(x)
-
-
-def sd(x):
-    if len(x) < 2:
-        return 0.0
-    m = mean(x)
-    return math.sqrt(sum((v - m) ** 2 for v in x) / (len(x) - 1))
-
-
 meta = res.get('meta', {})
 wls = [w for w in res['workloads'] if any(s['workload'] == w for s in samples)]
 reps = meta.get('repetitions', '?')
 L = []
-L.append('Guest kernel instructions per operation, QEMU/TCG, %s vCPUs, counted by' % meta.get('cpus', '2'))
-L.append('a TCG plugin between the workload\'s markers; mean of %s boots of each' % reps)
-L.append('kernel, alternated (base, patched, base, ...).  tax = memcg - root in')
-L.append('the same boot, mean ± stddev; cut = tax reduction.  hackbench is')
-L.append('scaled down for emulation (bench/workloads has the parameters):')
+L.append('Guest kernel instructions per operation, QEMU/TCG, %s vCPUs,' % meta.get('cpus', '2'))
+L.append('-icount %s, counted by a TCG plugin between the workload\'s' % meta.get('icount', 'off'))
+L.append('markers; mean of %s boots of each kernel, alternated.  tax = memcg -' % reps)
+L.append('root in the same boot, mean±stddev; cut = tax reduction, * Welch')
+L.append('p < 0.05, ** p < 0.01.')
+L.append('hackbench is scaled down for emulation (parameters in the report):')
 L.append('')
-L.append('%-22s %6s %6s %6s  %13s %13s %5s' % ('', 'root', 'memcg', 'memcg', 'tax', 'tax', ''))
-L.append('%-22s %6s %6s %6s  %13s %13s %5s' % ('workload', 'base', 'base', 'patch', 'base', 'patched', 'cut'))
+L.append('%-22s %11s %11s %19s' % ('', '--- root --', '-- memcg --', '------- tax -------'))
+L.append('%-22s %5s %5s %5s %5s %9s %9s %6s' % ('workload', 'base', 'patch', 'base', 'patch',
+                                                'base', 'patched', 'cut'))
+
+
+def short(v):
+    return '%5.0f' % v if v < 99999.5 else '%4.0fk' % (v / 1000)
+
+
 for w in wls:
     rb, mb = vals('base', w, 'root'), vals('base', w, 'memcg')
     rp, mp = vals('patched', w, 'root'), vals('patched', w, 'memcg')
@@ -55,9 +54,14 @@ for w in wls:
     if not tb or not tp:
         continue
     cut = (1 - mean(tp) / mean(tb)) * 100 if mean(tb) else 0
-    L.append('%-22s %6.0f %6.0f %6.0f  %6.0f ± %4.0f %6.0f ± %4.0f %4.0f%%' % (
-        w[:22], mean(list(rb.values())), mean(list(mb.values())), mean(list(mp.values())),
-        mean(tb), sd(tb), mean(tp), sd(tp), cut))
+    p = welch(tb, tp)
+    mark = '**' if p is not None and p < 0.01 else '*' if p is not None and p < 0.05 else ''
+    L.append('%-22s %s %s %s %s %9s %9s %5.0f%%%s' % (
+        w[:22], short(mean(list(rb.values()))), short(mean(list(rp.values()))),
+        short(mean(list(mb.values()))), short(mean(list(mp.values()))),
+        '%.0f±%.0f' % (mean(tb), sd(tb)), '%.0f±%.0f' % (mean(tp), sd(tp)), cut, mark))
+L.append('')
+L.append('A cut without a mark is within the noise of %s boots.' % reps)
 L.append('')
 L.append('Full report with wall time, Welch p-values and kprobe event counts:')
 rel = os.path.relpath(os.path.dirname(os.path.abspath(results_path)),

@@ -8,76 +8,19 @@ time per operation (noisy under emulation).  Differences are marked by
 Welch's t-test (p < 0.05: '*', p < 0.01: '**') and by the LKP robot's rule
 (min/max ranges do not overlap and the change is above 1%: '!')."""
 import json
-import math
 import os
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 res = json.load(open(sys.argv[1]))
 outdir = sys.argv[2]
 os.makedirs(outdir, exist_ok=True)
 
 
-def betacf(a, b, x):
-    # continued fraction for the incomplete beta function (Numerical Recipes)
-    qab, qap, qam = a + b, a + 1, a - 1
-    c, d = 1.0, 1 - qab * x / qap
-    d = 1 / (d if abs(d) > 1e-30 else 1e-30)
-    h = d
-    for m in range(1, 300):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1 + aa * d
-        d = 1 / (d if abs(d) > 1e-30 else 1e-30)
-        c = 1 + aa / c if abs(1 + aa / c) > 1e-30 else 1e-30
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1 + aa * d
-        d = 1 / (d if abs(d) > 1e-30 else 1e-30)
-        c = 1 + aa / c if abs(1 + aa / c) > 1e-30 else 1e-30
-        de = d * c
-        h *= de
-        if abs(de - 1) < 1e-12:
-            break
-    return h
-
-
-def betai(a, b, x):
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x)
-    if x < (a + 1) / (a + b + 2):
-        return math.exp(lbt) * betacf(a, b, x) / a
-    return 1 - math.exp(lbt) * betacf(b, a, 1 - x) / b
-
-
-def welch(x, y):
-    """two-sided p-value of Welch's t-test; None when it cannot be computed"""
-    if len(x) < 2 or len(y) < 2:
-        return None
-    mx, my = mean(x), mean(y)
-    vx, vy = var(x) / len(x), var(y) / len(y)
-    if vx + vy == 0:
-        return 0.0 if mx != my else 1.0
-    t = (mx - my) / math.sqrt(vx + vy)
-    df = (vx + vy) ** 2 / ((vx ** 2) / (len(x) - 1) + (vy ** 2) / (len(y) - 1))
-    return betai(df / 2, 0.5, df / (df + t * t))
-
-
-def mean(x):
-    return sum(x) / len(x)
-
-
-def var(x):
-    m = mean(x)
-    return sum((v - m) ** 2 for v in x) / (len(x) - 1) if len(x) > 1 else 0.0
-
-
-def sd(x):
-    return math.sqrt(var(x))
+from stats import mean, var, sd, welch  # noqa: E402
 
 
 def cell(kernel, wl, cg, key):
