@@ -16,7 +16,16 @@ if ! git -C "$src" rev-parse -q --verify HEAD > /dev/null 2>&1; then
 	git -C "$TREE" worktree add -q --detach "$src" objstock-base ||
 		die "cannot check out objstock-base into $src"
 fi
-mapfile -t frags < <(fragments "$TREE" series)
+mapfile -t base_frags < <(fragments "$TREE")
+# config/series.config only once the checkout has the options it sets
+series_frag() {
+	local opt
+	[ -s "$TOP/config/series.config" ] || return 0
+	for opt in $(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=.*/\1/p' "$TOP/config/series.config"); do
+		grep -rqx --include='Kconfig*' "config $opt" "$src" || return 0
+	done
+	echo "$TOP/config/series.config"
+}
 mapfile -t commits < <(git -C "$TREE" rev-list --reverse objstock-base..HEAD)
 [ "${#commits[@]}" -gt 0 ] || die "the series is empty: nothing to build"
 fails=0 i=0
@@ -25,10 +34,11 @@ for c in "${commits[@]}"; do
 	subj=$(git -C "$TREE" log -1 --format=%s "$c")
 	git -C "$src" checkout -q --detach "$c" || die "cannot check out $c in $src"
 	n=$(printf '%04d' "$i")
+	mapfile -t frags < <(printf '%s\n' "${base_frags[@]}"; series_frag)
 	if "$TOP/scripts/build.sh" "$src" "$obj" "${frags[@]}" > "$obj.$n.log" 2>&1; then
 		echo "build-each:$n PASS $subj" >> "$out"
 	else
-		echo "build-each:$n FAIL $subj ($(grep -m1 'error' "$obj/build.log" "$obj.$n.log" | cut -c1-120))" >> "$out"
+		echo "build-each:$n FAIL $subj ($(grep -hm1 'error' "$obj.$n.log" "$obj/build.log" 2>/dev/null | head -1 | cut -c1-120))" >> "$out"
 		fails=$((fails + 1))
 	fi
 	log build-each "$n/${#commits[@]} $(tail -1 "$out" | cut -d' ' -f2): $subj"

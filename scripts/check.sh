@@ -42,7 +42,9 @@ TIMEOUT=${TIMEOUT:-2400} OBJSTOCK_KUNIT_SUITES="$suites" \
 extra=("$run/checkpatch.results")
 if [ "$DEBUG" = 1 ]; then
 	# the debug kernel's verdict: no splat of any kind in the console
-	splats=$(grep -E 'WARNING:|BUG:|BUG kmalloc|KASAN|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|Call Trace:' \
+	# (not every 'Call Trace:': the memory.max tests' expected OOM kills
+	# print one each)
+	splats=$(grep -E 'WARNING:|BUG:|BUG kmalloc|KASAN|Oops|general protection fault|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|INFO: task .* blocked|soft lockup|hard LOCKUP|kernel BUG' \
 		"$run/console.log" "$run/dmesg.txt" 2>/dev/null | grep -v 'objstock-guest' | sort -u || true)
 	if [ -n "$splats" ]; then
 		printf '%s\n' "$splats" | head -20 | sed 's/^/  splat| /' >&2
@@ -57,5 +59,5 @@ if [ "${HARNESS_TESTS:-1}" = 1 ] && [ "$DEBUG" != 1 ]; then
 	extra+=("$run/harness.results")
 fi
 log report "results in $run"
-OBJSTOCK_SELFTESTS="$(tr '\n' ' ' < "$obj/selftests-cgroup/objstock-tests")" \
+OBJSTOCK_DEBUG=$DEBUG OBJSTOCK_SELFTESTS="$(tr '\n' ' ' < "$obj/selftests-cgroup/objstock-tests")" \
 	python3 "$TOP/scripts/results.py" "$run" "$TREE" "$TOP/expected/base-$KVER.txt" "${extra[@]}"
