@@ -36,11 +36,12 @@ for c in "${commits[@]}"; do
 	n=$(printf '%04d' "$i")
 	mapfile -t frags < <(printf '%s\n' "${base_frags[@]}"; series_frag)
 	if "$TOP/scripts/build.sh" "$src" "$obj" "${frags[@]}" > "$obj.$n.log" 2>&1; then
-		echo "build-each:$n PASS $subj" >> "$out"
+		line="build-each:$n PASS $subj"
 	else
-		echo "build-each:$n FAIL $subj ($(grep -hm1 'error' "$obj.$n.log" "$obj/build.log" 2>/dev/null | head -1 | cut -c1-120))" >> "$out"
+		line="build-each:$n FAIL $subj ($(grep -hm1 'error' "$obj.$n.log" "$obj/build.log" 2>/dev/null | head -1 | cut -c1-120))"
 		fails=$((fails + 1))
 	fi
-	log build-each "$n/${#commits[@]} $(tail -1 "$out" | cut -d' ' -f2): $subj"
+	echo "$line" >> "$out"
+	log build-each "$n/${#commits[@]} $(echo "$line" | cut -d' ' -f2): $subj"
 done
 [ "$fails" = 0 ] || die "$fails of ${#commits[@]} patches do not build on their own (see $obj.NNNN.log)"
