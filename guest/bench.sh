@@ -16,6 +16,8 @@ finish() { dmesg > "$out/dmesg.txt" 2>/dev/null; echo "$1" > "$out/guest-rc"; ex
 	mount -t cgroup2 none /sys/fs/cgroup || finish 2
 echo +memory > /sys/fs/cgroup/cgroup.subtree_control || finish 2
 mkdir -p /sys/fs/cgroup/objstock-bench /run/objstock-tmp
+# the slab-* workloads write to /sys/kernel/debug/objstock_slab_bench
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug || finish 2
 mount -t tmpfs -o size=64m objstock-tmp /run/objstock-tmp || finish 2
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 

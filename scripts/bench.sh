@@ -5,7 +5,13 @@
 # in the root cgroup and in a child memcg, then writes the JSON and the report.
 # Knobs: R (repetitions), QUICK=1 (subset, R=2), WORKLOADS (names or globs),
 # EVENTS (1: a kprobe-event pass in the first repetition), OUT (results dir),
-# ICOUNT (QEMU -icount option, default "shift=3,sleep=off"; empty: off).
+# ICOUNT (QEMU -icount option, default "shift=3,sleep=off"; empty: off),
+# BASE_REV (the "base" kernel: default objstock-base, i.e. Debian's 7.3; any
+# commit of the tree, e.g. to measure the last patches against the rest).
+#
+# Both kernels get bench/kernel/objstock_bench.c (the in-kernel slab
+# microbenchmark behind the slab-* workloads) built into mm/: it is part of
+# the bench, not of the series.
 #
 # Why -icount: without it the guest clock follows the host's, so a slower
 # (busier) host means more timer ticks, and more kernel instructions, per
@@ -66,19 +72,30 @@ if ! git -C "$src" rev-parse -q --verify HEAD > /dev/null 2>&1; then
 		die "cannot check out objstock-base into $src"
 fi
 head=$(git -C "$TREE" rev-parse HEAD)
+base_rev=${BASE_REV:-objstock-base}
+git -C "$TREE" rev-parse -q --verify "$base_rev^{commit}" > /dev/null ||
+	die "BASE_REV '$base_rev' is not a commit of $TREE"
+declare -A objdir=([base]=$CACHE/obj/bench-base [patched]=$CACHE/obj/bench-patched)
+[ "$base_rev" = objstock-base ] ||
+	objdir[base]=$CACHE/obj/bench-rev-$(git -C "$TREE" rev-parse --short "$base_rev")
 mapfile -t frag < <(fragments "$TREE")
 for k in base patched; do
-	rev=$([ $k = base ] && echo objstock-base || echo "$head")
-	git -C "$src" checkout -q --detach "$rev" || die "cannot check out $rev in $src"
-	"$TOP/scripts/build.sh" "$src" "$CACHE/obj/bench-$k" "${frag[@]}"
+	rev=$([ $k = base ] && echo "$base_rev" || echo "$head")
+	git -C "$src" checkout -q -f --detach "$rev" || die "cannot check out $rev in $src"
+	# the bench's own in-kernel microbenchmark, in both kernels
+	cp "$TOP/bench/kernel/objstock_bench.c" "$src/mm/objstock_bench.c"
+	echo 'obj-y += objstock_bench.o' >> "$src/mm/Makefile"
+	"$TOP/scripts/build.sh" "$src" "${objdir[$k]}" "${frag[@]}"
+	git -C "$src" checkout -q -f HEAD -- mm/Makefile
 done
 
 run=${RUN:-$CACHE/runs/bench-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$run"
 {
 	echo "kernel_version $(make -s -C "$TREE" kernelversion)"
+	echo "base_rev $base_rev $(git -C "$TREE" rev-parse --short "$base_rev")"
 	echo "deb_version $DEB_VERSION"
-	echo "config_sha256 $(sha256sum "$CACHE/obj/bench-base/.config" | cut -c1-16)"
+	echo "config_sha256 $(sha256sum "${objdir[base]}/.config" | cut -c1-16)"
 	echo "series_sha256 $(cd "$TOP/patches" && cat /dev/null $(cat series) | sha256sum | cut -c1-16)"
 	echo "series $(grep -c . "$TOP/patches/series" || true)"
 	echo "qemu $(qemu-system-x86_64 --version | head -1)"
@@ -99,7 +116,7 @@ for ((r = 1; r <= R; r++)); do
 		[ "$r" = 1 ] && ev=$EVENTS
 		QEMU_OPTS="${ICOUNT:+-icount $ICOUNT }-plugin $CACHE/tools/libkinsn.so,start=$start,stop=$stop,out=$rd/kinsn.out" \
 			TIMEOUT=${TIMEOUT:-1800} NUMA=1 APPEND="kunit.enable=0" \
-			"$TOP/scripts/boot.sh" "$CACHE/obj/bench-$k/arch/x86/boot/bzImage" "$rd" \
+			"$TOP/scripts/boot.sh" "${objdir[$k]}/arch/x86/boot/bzImage" "$rd" \
 			"$TOP/guest/bench.sh $CACHE/tools/churn $wl $ev ${names[*]}" ||
 			die "$k kernel, repetition $r failed (see $rd)"
 		done_boots=$((done_boots + 1))

@@ -66,6 +66,16 @@ L.append('Debian linux-source %s; series %s (%s patches); config %s; %s; %s repe
          % (meta.get('deb_version'), meta.get('series_sha256'), meta.get('series'),
             meta.get('config_sha256'), meta.get('qemu'), meta.get('repetitions'),
             meta.get('cpus'), meta.get('started')))
+br = meta.get('base_rev', 'objstock-base').split()
+if br and br[0] != 'objstock-base':
+    L.append('')
+    L.append('**base is not Debian\'s 7.3 here** but the series tree at %s (BASE_REV): the deltas '
+             'are what the later patches add on top of it.' % ' '.join(br))
+if any(w.startswith('slab-') for w in wls):
+    L.append('')
+    L.append('Both kernels carry the bench\'s in-kernel slab microbenchmark (bench/kernel/objstock_bench.c, '
+         'not part of the series) for the slab-* rows: per op = one object allocated and freed '
+         '(kmem_cache_alloc_bulk()/kmem_cache_free_bulk() of N objects, or N single calls).')
 L.append('')
 icount = meta.get('icount', 'off')
 L.append('Cells are mean ± stddev [min..max] over the repetitions. Marks: `*` Welch p < 0.05, '
@@ -161,7 +171,7 @@ with open(os.path.join(outdir, 'tax.dat'), 'w') as f:
     for i, w, b, p in dat:
         f.write('%d %s %.1f %.1f\n' % (i, w, b, p))
 if shutil.which('gnuplot') and dat:
-    gp = '''set terminal pngcairo size 1100,520 noenhanced
+    gp = '''set terminal pngcairo size %d,560 noenhanced
 set output '%s'
 set title 'memcg tax (memcg minus root): guest kernel instructions per op'
 set style data histograms
@@ -172,7 +182,7 @@ set ylabel 'instructions / op'
 set grid ytics
 set key top left
 plot '%s' using 3:xtic(2) title 'base 7.3', '' using 4 title 'patched'
-''' % (os.path.join(outdir, 'tax.png'), os.path.join(outdir, 'tax.dat'))
+''' % (max(1100, 34 * len(dat)), os.path.join(outdir, 'tax.png'), os.path.join(outdir, 'tax.dat'))
     r = subprocess.run(['gnuplot'], input=gp, text=True, capture_output=True)
     if r.returncode:
         sys.exit('report: gnuplot failed: ' + r.stderr.strip().splitlines()[-1])

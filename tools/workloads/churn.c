@@ -7,6 +7,12 @@
  *                                 virtme-ng /tmp is an overlay, use a tmpfs mount)
  *   churn [-c CGROUP_DIR] mmap ITERS            mmap+munmap 128 MiB anonymous (mmap2 style)
  *   churn [-c CGROUP_DIR] run -- CMD [ARGS...]  fork+exec CMD and wait for it
+ *   churn [-c CGROUP_DIR] slab N SIZE ITERS [single]  in-kernel slab microbenchmark:
+ *                                 one write to /sys/kernel/debug/objstock_slab_bench
+ *                                 (bench/kernel/objstock_bench.c, in both bench kernels)
+ *                                 runs ITERS bulk alloc+free of N objects of SIZE bytes
+ *                                 from a SLAB_ACCOUNT cache (single: N kmem_cache_alloc()
+ *                                 then N kmem_cache_free()); iters= reports N * ITERS
  *
  * -c CGROUP_DIR: first move this process into CGROUP_DIR (writes its pid to
  * CGROUP_DIR/cgroup.procs); absent or empty: stay in the current cgroup.
@@ -27,7 +33,7 @@
  *   churn mode=pipe size=<bytes> iters=<n> ns=<window wall ns> ns_per_op=<x>
  * where size is the accounted object per operation: the pipe_buffer array
  * (slots * 40 bytes) for pipe, the xattr value for xattr, the mapping for
- * mmap, 0 for run.  Errors: one line on stderr, non-zero exit.
+ * mmap, the object for slab, 0 for run.  Errors: one line on stderr, non-zero exit.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -243,6 +249,45 @@ static void mode_mmap(int argc, char **argv)
 	report("mmap", MMAP_SIZE, iters, t1 - t0);
 }
 
+#define SLAB_BENCH "/sys/kernel/debug/objstock_slab_bench"
+
+static void slab_write(int fd, const char *cmd)
+{
+	if (write(fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd))
+		die("write '%s' to %s: %s", cmd, SLAB_BENCH, strerror(errno));
+}
+
+static void mode_slab(int argc, char **argv)
+{
+	unsigned long n, size, iters;
+	char cmd[96], warm[96];
+	long long t0, t1;
+	int single, fd;
+
+	if (argc != 3 && argc != 4)
+		die("usage: churn slab N SIZE ITERS [single]");
+	n = number("N", argv[0]);
+	size = number("SIZE", argv[1]);
+	iters = number("ITERS", argv[2]);
+	single = argc == 4;
+	if (single && strcmp(argv[3], "single"))
+		die("churn slab: 4th argument must be 'single', not '%s'", argv[3]);
+	fd = open(SLAB_BENCH, O_WRONLY);
+	if (fd < 0)
+		die("%s: %s (a kernel without bench/kernel/objstock_bench.c, or no debugfs)",
+		    SLAB_BENCH, strerror(errno));
+	snprintf(warm, sizeof(warm), "%lu %lu %lu %d", n, size, warmup(iters), single);
+	snprintf(cmd, sizeof(cmd), "%lu %lu %lu %d", n, size, iters, single);
+	slab_write(fd, warm);	/* creates the cache, fills the sheaves */
+	t0 = now_ns();
+	bench_start();
+	slab_write(fd, cmd);
+	bench_stop();
+	t1 = now_ns();
+	close(fd);
+	report("slab", size, n * iters, t1 - t0);
+}
+
 /* run CMD once; returns its wait status (the caller decides) */
 static int run_once(char **cmd, int measured)
 {
@@ -313,13 +358,13 @@ int main(int argc, char **argv)
 	opterr = 0;
 	while ((opt = getopt(argc, argv, "+c:")) != -1) {
 		if (opt != 'c')
-			die("usage: churn [-c CGROUP_DIR] pipe|xattr|mmap|run ...");
+			die("usage: churn [-c CGROUP_DIR] pipe|xattr|mmap|run|slab ...");
 		cgroup = optarg;
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)
-		die("usage: churn [-c CGROUP_DIR] pipe|xattr|mmap|run ...");
+		die("usage: churn [-c CGROUP_DIR] pipe|xattr|mmap|run|slab ...");
 	join_cgroup(cgroup);
 	if (!strcmp(argv[0], "pipe"))
 		mode_pipe(argc - 1, argv + 1);
@@ -329,7 +374,9 @@ int main(int argc, char **argv)
 		mode_mmap(argc - 1, argv + 1);
 	else if (!strcmp(argv[0], "run"))
 		mode_run(argc - 1, argv + 1);
+	else if (!strcmp(argv[0], "slab"))
+		mode_slab(argc - 1, argv + 1);
 	else
-		die("unknown mode '%s' (pipe, xattr, mmap, run)", argv[0]);
+		die("unknown mode '%s' (pipe, xattr, mmap, run, slab)", argv[0]);
 	return 0;
 }
