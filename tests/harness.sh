@@ -117,6 +117,11 @@ else
 	echo "harness:guest-hang SKIP no kernel built yet" >> "$out"
 fi
 
-# 7. an unknown selftest name
+# 7-8. the bench's knobs: no repetitions, a workload it does not have
+expect bench-r0 'R must be at least 1' env R=0 "$TOP/scripts/bench.sh"
+expect bench-unknown-workload "unknown workload 'nope' \\(have: hackbench" \
+	env WORKLOADS="slab-bulk32-256 nope" "$TOP/scripts/bench.sh"
+
+# 9. an unknown selftest name
 expect unknown-selftest "unknown selftest 'test_nonexistent'" \
 	env SELFTESTS=test_nonexistent "$TOP/scripts/selftests-build.sh" "$TREE" "$tmp/st"
