@@ -25,6 +25,7 @@
 
 static DEFINE_MUTEX(ob_lock);
 static struct kmem_cache *ob_caches[OB_NR_CACHES];
+static unsigned int ob_sizes[OB_NR_CACHES];
 static void *ob_objs[OB_MAX_N];
 
 static struct kmem_cache *ob_cache(unsigned int size)
@@ -33,12 +34,13 @@ static struct kmem_cache *ob_cache(unsigned int size)
 	int i;
 
 	for (i = 0; i < OB_NR_CACHES && ob_caches[i]; i++)
-		if (ob_caches[i]->object_size == size)
+		if (ob_sizes[i] == size)
 			return ob_caches[i];
 	if (i == OB_NR_CACHES)
 		return NULL;
 	snprintf(name, sizeof(name), "objstock_bench_%u", size);
 	ob_caches[i] = kmem_cache_create(name, size, 0, SLAB_ACCOUNT, NULL);
+	ob_sizes[i] = size;
 	return ob_caches[i];
 }
 
