@@ -12,7 +12,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from stats import mean, sd, welch  # noqa: E402
+from stats import mean, natural, sd, welch  # noqa: E402
 
 results_path, cover_path = sys.argv[1:3]
 res = json.load(open(results_path))
@@ -27,7 +27,7 @@ def vals(kernel, wl, cg, key='kernel_insns_per_op'):
 
 
 meta = res.get('meta', {})
-wls = [w for w in res['workloads'] if any(s['workload'] == w for s in samples)]
+wls = sorted((w for w in res['workloads'] if any(s['workload'] == w for s in samples)), key=natural)
 reps = meta.get('repetitions', '?')
 L = []
 L.append('Guest kernel instructions per operation, QEMU/TCG, %s vCPUs,' % meta.get('cpus', '2'))

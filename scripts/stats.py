@@ -1,6 +1,7 @@
 """stats: the statistics of the A/B report (mean, sample stddev, Welch's
 two-sided t-test), shared by report.py and cover-numbers.py; no numpy/scipy."""
 import math
+import re
 
 
 def betacf(a, b, x):
@@ -62,3 +63,11 @@ def var(x):
 
 def sd(x):
     return math.sqrt(var(x))
+
+
+def natural(w):
+    """Workload order for tables and plots: hackbench, pipe, xattr, mmap, then
+    the slab-* microbenchmark rows; numbers within a name in numeric order."""
+    fam = ['hackbench', 'pipe', 'xattr', 'mmap', 'slab-bulk', 'slab-single']
+    f = next((i for i, x in enumerate(fam) if w.startswith(x)), len(fam))
+    return (f, [int(t) if t.isdigit() else t for t in re.split(r'(\d+)', w)])
