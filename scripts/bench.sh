@@ -107,6 +107,21 @@ mkdir -p "$run"
 } > "$run/meta.txt"
 
 log bench "$R repetitions x 2 kernels, ${#names[@]} workloads x {root, memcg}: ${names[*]}"
+
+# progress inside a boot: the guest notes each workload in its kernel log,
+# which boot.sh streams to RUNDIR/console.log; follow it until PID exits
+progress() {
+	local con=$1 pid=$2 what=$3 n=$((2 * ${#names[@]})) i=0 line
+	tail -n +1 -F --pid="$pid" "$con" 2> /dev/null | while read -r line; do
+		case $line in
+		*"objstock-bench: count "*)
+			i=$((i + 1))
+			# shellcheck disable=SC2086
+			set -- ${line##*objstock-bench: count }
+			log bench "  $what: workload $i/$n $1 ($2)" ;;
+		esac
+	done
+}
 t_start=$(date +%s) done_boots=0 total=$((2 * R))
 for ((r = 1; r <= R; r++)); do
 	for k in base patched; do
@@ -117,8 +132,14 @@ for ((r = 1; r <= R; r++)); do
 		QEMU_OPTS="${ICOUNT:+-icount $ICOUNT }-plugin $CACHE/tools/libkinsn.so,start=$start,stop=$stop,out=$rd/kinsn.out" \
 			TIMEOUT=${TIMEOUT:-1800} NUMA=1 APPEND="kunit.enable=0" \
 			"$TOP/scripts/boot.sh" "${objdir[$k]}/arch/x86/boot/bzImage" "$rd" \
-			"$TOP/guest/bench.sh $CACHE/tools/churn $wl $ev ${names[*]}" ||
-			die "$k kernel, repetition $r failed (see $rd)"
+			"$TOP/guest/bench.sh $CACHE/tools/churn $wl $ev ${names[*]}" &
+		bpid=$!
+		progress "$rd/console.log" "$bpid" "$k $r/$R" &
+		ppid=$!
+		rc=0
+		wait "$bpid" || rc=$?
+		wait "$ppid" 2> /dev/null || true
+		[ "$rc" = 0 ] || die "$k kernel, repetition $r failed (see $rd)"
 		done_boots=$((done_boots + 1))
 		el=$(( $(date +%s) - t_start ))
 		log bench "repetition $r/$R $k done; ~$(( el * (total - done_boots) / done_boots / 60 )) min left"
