@@ -17,15 +17,6 @@ mkdir -p "$run"
 "$TOP/scripts/tree.sh"
 "$TOP/scripts/checkpatch.sh" "$TREE" "$run/checkpatch.results"
 
-# The debug kernel leaves out test_stress.sh: its CPU hotplug loop flips
-# static keys, and under MTTCG a vCPU sometimes executes the int3 of an
-# in-flight text_poke after the poke finished ("Oops: int3" at a 5-byte NOP
-# in get_page_from_freelist(), seen once in a debug run; the same Oops hit a
-# base 7.3 boot once).  That is QEMU's cross-vCPU code modification, not the
-# kernel under test.  SELFTESTS_SKIP overrides (SELFTESTS_SKIP=none: skip nothing).
-if [ "$DEBUG" = 1 ] && [ -z "${SELFTESTS_SKIP:-}" ]; then
-	export SELFTESTS_SKIP=test_stress.sh
-fi
 mapfile -t frags < <(fragments "$TREE" series)
 [ "$DEBUG" = 1 ] && frags+=("$TOP/config/debug.config")
 "$TOP/scripts/build.sh" "$TREE" "$obj" "${frags[@]}"
