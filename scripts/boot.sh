@@ -72,20 +72,6 @@ for ((attempt = 0; ; attempt++)); do
 		log boot "warning: kernel crashed during boot after ${took}s ($oops), before the command started; console kept in $rundir/console.early-crash-$attempt.log; booting again"
 		continue
 	fi
-	# QEMU's MTTCG runs vCPUs on host threads and sometimes lets one
-	# execute the int3 of a text_poke_bp() that another vCPU already
-	# finished: "Oops: int3" with RIP just past the first byte of a 5-byte
-	# NOP (a static key flipped back, e.g. cpusets_enabled_key by
-	# test_cpuset). That is the emulator, so the run is repeated once; any
-	# other crash, or this one twice, fails.
-	if [ "$attempt" -lt "$BOOT_RETRIES" ] && [ "$KVM" != 1 ] &&
-	   [ "$(grep -m1 -oE 'Kernel panic|BUG: |Oops: [a-z0-9 ]*' "$rundir/console.log")" = "Oops: int3" ] &&
-	   grep -m1 -A12 'Oops: int3' "$rundir/console.log" | grep -m1 '^Code:' | grep -q ' 0f <1f> 44 00 00 '; then
-		mv "$rundir/console.log" "$rundir/console.tcg-int3-$attempt.log"
-		rm -f "$rundir/guest-rc"
-		log boot "warning: 'Oops: int3' inside a 5-byte NOP after ${took}s: QEMU MTTCG cross-vCPU code patching, not the kernel under test; console kept in $rundir/console.tcg-int3-$attempt.log; running again"
-		continue
-	fi
 	tail_console 25
 	die "guest kernel crashed after ${took}s ($oops); console: $rundir/console.log"
 done
