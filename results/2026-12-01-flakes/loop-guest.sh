@@ -1,4 +1,8 @@
 #!/bin/sh
+# loop-guest.sh (results/2026-12-01-flakes): guest/check.sh's setup, then one selftest
+# LOOP_TEST run FLOOP_N times, a line per run on the console.  Usage, from the host:
+#   scripts/boot.sh KERNEL RUNDIR "LOOP_TEST=test_freezer FLOOP_N=100 $PWD/loop-guest.sh /abs/selftests-cgroup"
+# What follows is guest/check.sh of commit 5e447f3 up to its test loop:
 # check (guest side): runs inside the test kernel as root, cwd = the run dir
 # shared with the host.  Sets up a real environment for the cgroup selftests
 # (cgroup2 with all controllers, swap on a RAM disk, a tmpfs root), runs our
