@@ -74,15 +74,22 @@ mount -t tmpfs tmpfs "$R/tmp"
 cp -a "$st" "$R/selftests"
 mount --bind "$out" "$R/out"
 
-failed=0
+# OBJSTOCK_REPEAT=N (diagnosis of flaky tests, not make check): each test N
+# times, into $t.1.tap ... $t.N.tap, with its failed cases on the console
+repeat=${OBJSTOCK_REPEAT:-1}
 for t in $tests; do
-	note "selftest $t"
-	chroot $R /bin/sh -c "cd /selftests && timeout -k 5 $per_test_timeout ./$t" \
-		> "$out/selftests/$t.tap" 2>&1
-	rc=$?
-	echo "$rc" > "$out/selftests/$t.rc"
-	note "selftest $t exit $rc"
-	# leave no test cgroups behind for the next test
-	find /sys/fs/cgroup -mindepth 1 -depth -type d -name '*test*' -exec rmdir {} + 2>/dev/null
+	for i in $(seq 1 "$repeat"); do
+		sfx=
+		[ "$repeat" -gt 1 ] && sfx=.$i
+		note "selftest $t$sfx"
+		chroot $R /bin/sh -c "cd /selftests && timeout -k 5 $per_test_timeout ./$t" \
+			> "$out/selftests/$t$sfx.tap" 2>&1
+		rc=$?
+		echo "$rc" > "$out/selftests/$t$sfx.rc"
+		note "selftest $t$sfx exit $rc$([ "$repeat" -gt 1 ] &&
+			grep '^not ok' "$out/selftests/$t$sfx.tap" | tr '\n' ' ' | sed 's/^./: &/')"
+		# leave no test cgroups behind for the next test
+		find /sys/fs/cgroup -mindepth 1 -depth -type d -name '*test*' -exec rmdir {} + 2>/dev/null
+	done
 done
 finish 0
