@@ -8,7 +8,6 @@ case $CACHE in /*) ;; *) CACHE=$TOP/$CACHE ;; esac
 KVER=${KVER:-7.3}
 DEB_VERSION=${DEB_VERSION:-7.3.4-1~bpo13+1}
 DEB_SUITE=${DEB_SUITE:-trixie-backports}
-DEB_MIRROR=${DEB_MIRROR:-http://deb.debian.org/debian}
 export CACHE KVER DEB_VERSION DEB_SUITE DEB_MIRROR TOP
 
 : "${T0:=$(date +%s)}"
@@ -25,6 +24,26 @@ die() {
 	printf 'objstock: error: %s\n' "$*" >&2
 	exit 1
 }
+
+# host_mirror: the Debian mirror the host's own apt sources use (deb822
+# .sources or one-line .list), so a machine behind a local mirror or proxy
+# just works.  DEB_MIRROR overrides it.
+host_mirror() {
+	local f
+	for f in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -r "$f" ] || continue
+		case $f in
+		*.sources)
+			awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }' "$f" ;;
+		*)
+			sed -n 's/^[[:space:]]*deb\(-src\)\{0,1\}[[:space:]]\{1,\}\(\[[^]]*\][[:space:]]*\)\{0,1\}\([^[:space:]]*\).*/\3/p' "$f" ;;
+		esac
+	done | grep -E '^(https?|file)://' | grep -Ev -- '-security/?$|/debian-security|-ports/?$' | head -n1 | sed 's:/*$::'
+}
+if [ -z "${DEB_MIRROR:-}" ]; then
+	DEB_MIRROR=$(host_mirror)
+	[ -n "$DEB_MIRROR" ] || die "cannot find a Debian mirror in /etc/apt/sources* (set DEB_MIRROR=...)"
+fi
 
 # need_space DIR MIB: refuse to start a stage that would fill the disk
 need_space() {
