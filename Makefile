@@ -1,75 +1,92 @@
 # objstock: a Linux 7.3 memcg obj_stock patch series and the bench that proves it.
 #
 #   make              the A/B report: base 7.3 vs patched, in a memcg and in root
-#   make check        build the patched kernel, boot it under QEMU, run the tests
-#   make tree         a git tree (base + series) to hack in: $(CACHE)/tree
+#   make check        make test, then build the patched kernel, boot it under QEMU, run the tests
+#   make test         the harness's own tests (no kernel build, no boot; part of make check)
+#   make check-debug  make check on a lockdep + KASAN + KFENCE + DEBUG_VM kernel
+#   make tree         a git tree (base + series) to hack in: $CACHE/tree
 #   make series       export the tree's commits back to patches/
 #   make cover        the cover letter's numbers, from results/latest/results.json
-#
-# Everything downloaded or built lives under CACHE (default ./build).
+#   make build-each   build the kernel after every patch (each must build on its own)
+#   make baseline     re-record what base 7.3 does (expected/base-7.3.txt)
+#   make build        build the patched kernel only
+#   make shell        an interactive root shell in a guest on the patched kernel
+#   make deps|fetch|tools   install packages | fetch the base source | build the bench tools
+#   make knobs        check the knobs (every target that builds or boots does it first)
+#   make clean        delete $CACHE/obj and $CACHE/runs;  make distclean: delete $CACHE
+#   make help         this, and the knobs (the README's table says what each does)
 
 CACHE ?= $(CURDIR)/build
 export CACHE
-export DEB_VERSION DEB_SUITE KVM TCG_THREAD TIMEOUT CPUS MEM R QUICK WORKLOADS SELFTESTS SELFTESTS_SKIP
 
 S := $(CURDIR)/scripts
 SHELL := /bin/bash
+# the prerequisites below run in order (knobs first)
+.NOTPARALLEL:
 
-RESULTS ?=
-export RESULTS
-
-.PHONY: cover build-each all report check check-debug baseline tree series fetch deps config build tools shell clean distclean help
+.PHONY: all report check check-debug test cover build-each baseline tree series fetch deps build tools shell knobs clean distclean help
 
 all: report
 
 report:
-	@$(S)/bench.sh
+	@"$(S)/bench.sh"
 
 check:
-	@$(S)/check.sh
+	@"$(S)/check.sh"
+
+test:
+	@"$(CURDIR)/tests/run"
 
 cover:
-	@$(S)/cover.sh
+	@"$(S)/cover.sh"
 
-# every patch builds on its own (a build after each patch; slow)
 build-each:
-	@$(S)/build-each.sh
+	@"$(S)/build-each.sh"
 
 check-debug:
-	@DEBUG=1 $(S)/check.sh
+	@DEBUG=1 "$(S)/check.sh"
 
 baseline:
-	@$(S)/baseline.sh
+	@"$(S)/baseline.sh"
+
+knobs:
+	@bash "$(S)/lib.sh" knobs
 
 deps:
-	@$(S)/deps.sh
+	@"$(S)/deps.sh"
 
 fetch: deps
-	@$(S)/fetch.sh
+	@"$(S)/fetch.sh"
 
 tree: fetch
-	@$(S)/tree.sh
-	@echo "tree: $(CACHE)/tree (branch objstock; base is tag objstock-base). Commit there, then 'make series'."
+	@"$(S)/tree.sh"
+	@echo "tree: $$CACHE/tree (branch objstock; base is tag objstock-base). Commit there, then 'make series'."
 
 series:
-	@$(S)/export.sh
+	@"$(S)/export.sh"
 
-build: tree
-	@. $(S)/lib.sh && $(S)/build.sh $(CACHE)/tree $(CACHE)/obj/patched $$(fragments $(CACHE)/tree series)
+build: knobs tree
+	@. "$(S)/lib.sh" && mapfile -t f < <(fragments "$$TREE" series) && \
+		"$(S)/build.sh" "$$TREE" "$$CACHE/obj/patched" "$${f[@]}"
 
 tools:
-	@$(S)/tools-build.sh
+	@"$(S)/tools-build.sh"
 
-# an interactive guest on the patched kernel
-shell: build
-	@$(CACHE)/virtme-ng-*/vng --run $(CACHE)/obj/patched/arch/x86/boot/bzImage \
-		--force-9p --user root $(if $(filter 1,$(KVM)),,--disable-kvm)
+# an interactive guest on the patched kernel (VNG: a vng of your own)
+shell: knobs build
+	@. "$(S)/lib.sh" && STAGE="make shell" && k=$$CACHE/obj/patched/arch/x86/boot/bzImage && \
+		{ [ -f "$$k" ] || die "no kernel at $$k (run 'make build' first)"; } && \
+		vng=$${VNG:-$$("$(S)/vng-setup.sh")} && \
+		{ "$$vng" --run "$$k" --force-9p --user root $(if $(filter 1,$(KVM)),,--disable-kvm) || true; }
 
 clean:
-	rm -rf $(CACHE)/obj $(CACHE)/runs
+	@bash "$(S)/lib.sh" clean
 
 distclean:
-	rm -rf $(CACHE)
+	@bash "$(S)/lib.sh" distclean
 
 help:
-	@sed -n '2,11p' Makefile
+	@sed -n '1,/^$$/s/^# \{0,1\}//p' "$(CURDIR)/Makefile"
+	@echo "Knobs (make VAR=value ...; README.md has the table):"
+	@sed -n '/^## Knobs/,/^## [^K]/p' "$(CURDIR)/README.md" | grep '^|' | \
+		grep -oE '`[A-Z][A-Z0-9_]*`' | tr -d '`' | awk '!seen[$$0]++' | fmt -w 96 | sed 's/^/  /'

@@ -22,12 +22,13 @@
 # It costs MTTCG: the vCPUs take turns on one host thread.
 . "$(dirname "$0")/lib.sh"
 
+# every knob before anything is fetched or built (the bench boots with one
+# NUMA node whatever NUMA says)
+NUMA=1 check_knobs
 QUICK=${QUICK:-0}
-R=${R:-$([ "$QUICK" = 1 ] && echo 2 || echo 3)}
+R=$((10#${R:-$([ "$QUICK" = 1 ] && echo 2 || echo 3)}))
 EVENTS=${EVENTS:-1}
 ICOUNT=${ICOUNT-shift=3,sleep=off}
-case $R in '' | *[!0-9]*) die "R must be a positive integer (got '$R')" ;; esac
-[ "$R" -ge 1 ] || die "R must be at least 1 (got $R)"
 wl=$TOP/bench/workloads
 
 # the workloads: WORKLOADS (space separated names or shell globs) or all/QUICK
@@ -35,6 +36,7 @@ all=$(awk '!/^#/ && NF >= 4 {print $1}' "$wl")
 quick=$(awk '!/^#/ && NF >= 4 && $2 == 1 {print $1}' "$wl")
 names=()
 if [ -n "${WORKLOADS:-}" ]; then
+	set -f	# globs match workload names, not files
 	for w in $WORKLOADS; do
 		m=0
 		for n in $all; do
@@ -43,6 +45,7 @@ if [ -n "${WORKLOADS:-}" ]; then
 		done
 		[ $m = 1 ] || die "unknown workload '$w' (have: $(echo $all))"
 	done
+	set +f
 elif [ "$QUICK" = 1 ]; then
 	read -ra names <<< "$(echo $quick)"
 else
@@ -52,6 +55,10 @@ fi
 "$TOP/scripts/deps.sh"
 "$TOP/scripts/fetch.sh"
 "$TOP/scripts/tree.sh"
+# BASE_REV needs the tree: check it now, before the tools and kernel builds
+base_rev=${BASE_REV:-objstock-base}
+git -C "$TREE" rev-parse -q --verify "$base_rev^{commit}" > /dev/null ||
+	die "BASE_REV '$base_rev' is not a commit of $TREE"
 "$TOP/scripts/tools-build.sh" > /dev/null
 markers=$(cat "$CACHE/tools/markers")
 start=$(printf '%s\n' $markers | sed -n 's/^start=//p')
@@ -72,9 +79,6 @@ if ! git -C "$src" rev-parse -q --verify HEAD > /dev/null 2>&1; then
 		die "cannot check out objstock-base into $src"
 fi
 head=$(git -C "$TREE" rev-parse HEAD)
-base_rev=${BASE_REV:-objstock-base}
-git -C "$TREE" rev-parse -q --verify "$base_rev^{commit}" > /dev/null ||
-	die "BASE_REV '$base_rev' is not a commit of $TREE"
 declare -A objdir=([base]=$CACHE/obj/bench-base [patched]=$CACHE/obj/bench-patched)
 [ "$base_rev" = objstock-base ] ||
 	objdir[base]=$CACHE/obj/bench-rev-$(git -C "$TREE" rev-parse --short "$base_rev")
@@ -90,15 +94,20 @@ for k in base patched; do
 done
 
 run=${RUN:-$CACHE/runs/bench-$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$run"
+mkdir -p -- "$run"
+FAIL_RMDIR+=("$run")
+"$TOP/scripts/vng-setup.sh" > /dev/null	# records the virtme-ng version
 {
 	echo "kernel_version $(make -s -C "$TREE" kernelversion)"
 	echo "base_rev $base_rev $(git -C "$TREE" rev-parse --short "$base_rev")"
 	echo "deb_version $DEB_VERSION"
 	echo "config_sha256 $(sha256sum "${objdir[base]}/.config" | cut -c1-16)"
-	echo "series_sha256 $(cd "$TOP/patches" && cat /dev/null $(cat series) | sha256sum | cut -c1-16)"
-	echo "series $(grep -c . "$TOP/patches/series" || true)"
+	# shellcheck disable=SC2046
+	echo "series_sha256 $(cd "${PATCHES:-$TOP/patches}" && cat /dev/null $(tr -d '\r' < series | grep -v '^#') | sha256sum | cut -c1-16)"
+	echo "series $(tr -d '\r' < "${PATCHES:-$TOP/patches}/series" | grep -vc '^#\|^$' || true)"
 	echo "qemu $(qemu-system-x86_64 --version | head -1)"
+	echo "virtme_ng $(cat "$CACHE/virtme-ng.version" 2>/dev/null || echo custom)"
+	echo "qemu_plugin_header $(cat "$CACHE/tools/include/VERSION" 2>/dev/null || echo unknown)"
 	echo "repetitions $R"
 	echo "icount ${ICOUNT:-off}"
 	echo "cpus ${CPUS:-2}"
@@ -129,17 +138,20 @@ for ((r = 1; r <= R; r++)); do
 		mkdir -p "$rd"
 		ev=0
 		[ "$r" = 1 ] && ev=$EVENTS
-		QEMU_OPTS="${ICOUNT:+-icount $ICOUNT }-plugin $CACHE/tools/libkinsn.so,start=$start,stop=$stop,out=$rd/kinsn.out" \
+		# paths quoted for vng's split of --qemu-opts and for the guest's shell
+		QEMU_OPTS="${ICOUNT:+-icount $ICOUNT }-plugin $(printf '%q' "$CACHE/tools/libkinsn.so,start=$start,stop=$stop,out=$rd/kinsn.out")" \
 			TIMEOUT=${TIMEOUT:-1800} NUMA=1 APPEND="kunit.enable=0" \
 			"$TOP/scripts/boot.sh" "${objdir[$k]}/arch/x86/boot/bzImage" "$rd" \
-			"$TOP/guest/bench.sh $CACHE/tools/churn $wl $ev ${names[*]}" &
+			"$(printf '%q ' "$TOP/guest/bench.sh" "$CACHE/tools/churn" "$wl" "$ev" "${names[@]}")" &
 		bpid=$!
 		progress "$rd/console.log" "$bpid" "$k $r/$R" &
 		ppid=$!
 		rc=0
 		wait "$bpid" || rc=$?
 		wait "$ppid" 2> /dev/null || true
-		[ "$rc" = 0 ] || die "$k kernel, repetition $r failed (see $rd)"
+		# boot.sh has said why if it died; else the guest command failed
+		[ "$rc" != "$DIE_STATUS" ] || exit "$rc"
+		[ "$rc" = 0 ] || die "$k kernel, repetition $r: the guest's bench exited $rc (see $rd)"
 		done_boots=$((done_boots + 1))
 		el=$(( $(date +%s) - t_start ))
 		log bench "repetition $r/$R $k done; ~$(( el * (total - done_boots) / done_boots / 60 )) min left"

@@ -5,23 +5,30 @@
 # RUNDIR/console.log.  The command must write RUNDIR/guest-rc when it
 # finishes: we never trust vng's exit status (it is 255 whenever virtme-init
 # cannot name its virtio ports, e.g. on a host without udev).
+# Exit status: the command's (RUNDIR/guest-rc), with no error line; a crash
+# (Kernel panic, Oops:, BUG: in the console once the command started), a
+# timeout or a guest that never wrote guest-rc is one 'objstock: error:' line.
 # Knobs: TIMEOUT (s, default 900), CPUS (2), MEM (2G), NUMA (2: nodes),
-# KVM (0), TCG_THREAD (single), QEMU_OPTS, APPEND, BOOT_RETRIES (1).
+# KVM (0), KVM_DEV (/dev/kvm), TCG_THREAD (single), QEMU_OPTS, APPEND,
+# BOOT_RETRIES (1), VNG (a vng to use instead of scripts/vng-setup.sh's).
 . "$(dirname "$0")/lib.sh"
 
+[ $# -ge 3 ] || die "usage: boot.sh KERNEL RUNDIR CMD..."
 kernel=$1 rundir=$2; shift 2
-KVM=${KVM:-0} KVM_DEV=${KVM_DEV:-/dev/kvm}
-if [ "$KVM" = 1 ]; then
-	[ -w "$KVM_DEV" ] || die "KVM=1 but $KVM_DEV is missing or not writable (drop KVM=1 to use TCG)"
-fi
+check_boot_knobs
+KVM=${KVM:-0}
 [ -f "$kernel" ] || die "no kernel image at $kernel (build it first)"
-rundir=$(realpath -m "$rundir")
-mkdir -p "$rundir"
-rm -f "$rundir/guest-rc" "$rundir/console.log"
-vng=$("$TOP/scripts/vng-setup.sh")
-command -v qemu-system-x86_64 > /dev/null || die "qemu-system-x86_64 not found (run scripts/deps.sh)"
+rundir=$(realpath -m -- "$rundir")
+mkdir -p -- "$rundir"
+rm -f -- "$rundir/guest-rc" "$rundir/console.log"
+if [ -n "${VNG:-}" ]; then
+	vng=$VNG
+else
+	vng=$("$TOP/scripts/vng-setup.sh")
+	command -v qemu-system-x86_64 > /dev/null || die "qemu-system-x86_64 not found (run scripts/deps.sh)"
+fi
 
-TIMEOUT=${TIMEOUT:-900} CPUS=${CPUS:-2} MEM=${MEM:-2G} NUMA=${NUMA:-2}
+TIMEOUT=$((10#${TIMEOUT:-900})) CPUS=$((10#${CPUS:-2})) MEM=${MEM:-2G} NUMA=$((10#${NUMA:-2}))
 args=(--run "$kernel" --force-9p --user root --verbose --cpus "$CPUS" --memory "$MEM"
 	--rwdir "$rundir" --cwd "$rundir"
 	--append "panic=-1 oops=panic panic_on_warn=0 no_timer_check brd.rd_size=786432 kunit.stats_enabled=0")
@@ -83,5 +90,8 @@ if [ ! -f "$rundir/guest-rc" ]; then
 	tail_console
 	die "guest exited (vng status $vrc) without finishing its command; console: $rundir/console.log"
 fi
-log boot "guest finished in ${took}s, command status $(cat "$rundir/guest-rc")"
-exit "$(cat "$rundir/guest-rc")"
+grc=$(head -c 16 "$rundir/guest-rc" | tr -d '[:space:]')
+case $grc in '' | *[!0-9]*) die "guest wrote '$grc' to $rundir/guest-rc, not a status" ;; esac
+[ "$grc" -le 255 ] || die "guest wrote '$grc' to $rundir/guest-rc, not a status"
+log boot "guest finished in ${took}s, command status $grc"
+quiet_exit "$grc"

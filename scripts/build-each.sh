@@ -7,11 +7,12 @@
 #   build-each.sh [OUT]
 . "$(dirname "$0")/lib.sh"
 
+check_knobs
 out=${1:-/dev/stdout}
 "$TOP/scripts/tree.sh"
 src=$CACHE/each-src obj=$CACHE/obj/each
 if ! git -C "$src" rev-parse -q --verify HEAD > /dev/null 2>&1; then
-	rm -rf "$src"
+	rm -rf -- "$src"
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q --detach "$src" objstock-base ||
 		die "cannot check out objstock-base into $src"
@@ -38,7 +39,8 @@ for c in "${commits[@]}"; do
 	if "$TOP/scripts/build.sh" "$src" "$obj" "${frags[@]}" > "$obj.$n.log" 2>&1; then
 		line="build-each:$n PASS $subj"
 	else
-		line="build-each:$n FAIL $subj ($(grep -hm1 'error' "$obj.$n.log" "$obj/build.log" 2>/dev/null | head -1 | cut -c1-120))"
+		why=$(grep -hm1 'error' "$obj.$n.log" "$obj/build.log" 2> /dev/null | head -1 | cut -c1-120 || true)
+		line="build-each:$n FAIL $subj (${why:-see $obj.$n.log})"
 		fails=$((fails + 1))
 	fi
 	echo "$line" >> "$out"

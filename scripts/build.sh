@@ -3,7 +3,8 @@
 #   build.sh SRCTREE OBJDIR FRAGMENT...
 . "$(dirname "$0")/lib.sh"
 
-src=$(realpath -m "$1") obj=$(realpath -m "$2"); shift 2
+[ $# -ge 3 ] || die "usage: build.sh SRCTREE OBJDIR FRAGMENT..."
+src=$(realpath -m -- "$1") obj=$(realpath -m -- "$2"); shift 2
 "$TOP/scripts/config.sh" "$src" "$obj" "$@"
 
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
@@ -16,7 +17,7 @@ log build "$(basename "$src") -> $obj (-j$jobs, ccache $CCACHE_DIR)"
 start=$(date +%s)
 if ! make -C "$src" O="$obj" -j"$jobs" CC="ccache gcc" KBUILD_BUILD_TIMESTAMP=objstock \
 	KBUILD_BUILD_USER=objstock KBUILD_BUILD_HOST=objstock bzImage > "$obj/build.log" 2>&1; then
-	grep -m5 -E 'error:|Error [0-9]|No space left' "$obj/build.log" >&2 || tail -5 "$obj/build.log" >&2
+	grep -m5 -E 'error:|Error [0-9]|No space left' "$obj/build.log" >&2 || tail -5 "$obj/build.log" >&2 || true
 	if grep -q 'No space left' "$obj/build.log"; then die "disk full while building $obj"; fi
 	die "kernel build failed (see $obj/build.log)"
 fi

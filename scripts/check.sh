@@ -1,21 +1,40 @@
 #!/usr/bin/env bash
 # check: the whole test pipeline behind `make check`.
-#   fetch -> apply -> checkpatch -> build -> selftests -> boot+test -> verdict
-# Knobs: CACHE, DEB_VERSION, KVM, TIMEOUT, SELFTESTS, SELFTESTS_SKIP,
-# HARNESS_TESTS=0 to skip the harness's own tests.
+#   knobs -> deps -> the harness's own tests (make test) -> fetch -> apply ->
+#   checkpatch -> build -> selftests -> boot+test -> verdict
+# Knobs: CACHE, DEB_VERSION, KVM, TIMEOUT, SELFTESTS, SELFTESTS_SKIP, ...
+# (README), HARNESS_TESTS=0 to skip the harness's own tests.
 . "$(dirname "$0")/lib.sh"
 
+check_knobs
 PATCHES=${PATCHES:-$TOP/patches}
 DEBUG=${DEBUG:-0}
 obj=$CACHE/obj/patched
 run=$CACHE/runs/check-$(date +%Y%m%d-%H%M%S)
 [ "$DEBUG" = 1 ] && obj=$CACHE/obj/debug run=$CACHE/runs/check-debug-$(date +%Y%m%d-%H%M%S)
-mkdir -p "$run"
 
 "$TOP/scripts/deps.sh"
+mkdir -p -- "$run"
+FAIL_RMDIR+=("$run")
+
+# the harness's own tests first (a minute, no kernel): their failures count
+# in the verdict, and the check goes on
+extra=()
+if [ "${HARNESS_TESTS:-1}" = 1 ] && [ "$DEBUG" != 1 ]; then
+	log test "harness's own tests (make test)"
+	hs=$("$TOP/tests/run" "$run/harness.results" 2> "$run/harness.log" | tail -1) || true
+	log test "harness: ${hs:-no summary (see $run/harness.log)}"
+	[ -n "$hs" ] || echo "harness:run FAIL tests/run printed no summary (see $run/harness.log)" >> "$run/harness.results"
+	extra+=("$run/harness.results")
+fi
+
 "$TOP/scripts/fetch.sh"
 "$TOP/scripts/tree.sh"
+# the selftest names against the tree just made, before the build
+mapfile -t names < <(selftest_names "$TREE")
+check_selftests ${names[@]+"${names[@]}"}
 "$TOP/scripts/checkpatch.sh" "$TREE" "$run/checkpatch.results"
+extra+=("$run/checkpatch.results")
 
 mapfile -t frags < <(fragments "$TREE" series)
 [ "$DEBUG" = 1 ] && frags+=("$TOP/config/debug.config")
@@ -23,14 +42,14 @@ mapfile -t frags < <(fragments "$TREE" series)
 "$TOP/scripts/selftests-build.sh" "$TREE" "$obj/selftests-cgroup"
 
 # our KUnit suites: every suite of the series' kunit files, re-run from a memcg
-suites=$(sed -e '/^#/d' -e '/^$/d' "$TOP/config/kunit-memcg-suites" 2>/dev/null | tr '\n' ' ' || true)
+suites=$(list_file "$TOP/config/kunit-memcg-suites" 2> /dev/null | tr '\n' ' ' || true)
 log test "guest: KUnit${suites:+ (+ $suites from a memcg)}, $(wc -l < "$obj/selftests-cgroup/objstock-tests") cgroup selftests"
+# the guest's command line: paths quoted for its shell
+gcmd="OBJSTOCK_KUNIT_SUITES='$suites' $(printf '%q ' "$TOP/guest/check.sh" "$obj/selftests-cgroup")"
 TIMEOUT=${TIMEOUT:-2400} OBJSTOCK_KUNIT_SUITES="$suites" \
-	"$TOP/scripts/boot.sh" "$obj/arch/x86/boot/bzImage" "$run" \
-	"OBJSTOCK_KUNIT_SUITES='$suites' $TOP/guest/check.sh $obj/selftests-cgroup" ||
-	die "guest run failed (see $run)"
+	run_or_die "the guest's tests failed to run (see $run)" \
+	"$TOP/scripts/boot.sh" "$obj/arch/x86/boot/bzImage" "$run" "$gcmd"
 
-extra=("$run/checkpatch.results")
 if [ "$DEBUG" = 1 ]; then
 	# the debug kernel's verdict: no splat of any kind in the console
 	# (not every 'Call Trace:': the memory.max tests' expected OOM kills
@@ -45,10 +64,14 @@ if [ "$DEBUG" = 1 ]; then
 	fi
 	extra+=("$run/debug.results")
 fi
-if [ "${HARNESS_TESTS:-1}" = 1 ] && [ "$DEBUG" != 1 ]; then
-	"$TOP/tests/harness.sh" "$run/harness.results" || true
-	extra+=("$run/harness.results")
-fi
 log report "results in $run"
+# results.py's status is the verdict (failed tests), not a fault: no error
+# line, unless it stopped before its summary
+rc=0
 OBJSTOCK_DEBUG=$DEBUG OBJSTOCK_SELFTESTS="$(tr '\n' ' ' < "$obj/selftests-cgroup/objstock-tests")" \
-	python3 "$TOP/scripts/results.py" "$run" "$TREE" "$TOP/expected/base-$KVER.txt" "${extra[@]}"
+	OBJSTOCK_KUNIT_SUITES="$suites" python3 "$TOP/scripts/results.py" "$run" "$TREE" "$TOP/expected/base-$KVER.txt" "${extra[@]}" |
+	tee "$run/summary.txt" || rc=$?
+[ "$rc" != "$DIE_STATUS" ] || exit "$rc"	# results.py said why
+tail -1 "$run/summary.txt" | grep -qE '^[0-9]+ passed, [0-9]+ failed' ||
+	die "results.py stopped before its summary (exit $rc; see $run)"
+quiet_exit "$rc"

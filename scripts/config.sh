@@ -4,10 +4,12 @@
 #   config.sh SRCTREE OBJDIR FRAGMENT...
 . "$(dirname "$0")/lib.sh"
 
-src=$(realpath -m "$1") obj=$(realpath -m "$2"); shift 2
-[ $# -gt 0 ] || die "config.sh: no kconfig fragment given"
-mkdir -p "$obj"
-cat "$@" > "$obj/objstock.fragment"
+[ $# -ge 3 ] || die "usage: config.sh SRCTREE OBJDIR FRAGMENT..."
+src=$(realpath -m -- "$1") obj=$(realpath -m -- "$2"); shift 2
+for f in "$@"; do [ -r "$f" ] || die "no kconfig fragment $f"; done
+mkdir -p -- "$obj"
+# (a fragment saved with CRLF line ends is read as if it had LF)
+sed 's/\r$//' "$@" > "$obj/objstock.fragment"
 if [ -f "$obj/.config" ] && [ -f "$obj/.objstock-fragment" ] &&
 	cmp -s "$obj/objstock.fragment" "$obj/.objstock-fragment"; then
 	log config "unchanged ($(basename -a "$@" | tr '\n' ' '))"

@@ -9,7 +9,9 @@ RESULTS=${RESULTS:-$TOP/results/latest/results.json}
 cover=${PATCHES:-$TOP/patches}/0000-cover-letter.patch
 [ -f "$RESULTS" ] || die "no results at $RESULTS (run 'make' first, or set RESULTS=...)"
 [ -f "$cover" ] || die "no cover letter at $cover (run 'make series')"
-python3 "$TOP/scripts/cover-numbers.py" "$RESULTS" "$cover" || die "could not update $cover"
+# on bad input cover-numbers.py says what is wrong itself (one 'objstock:
+# error:' line, exit $DIE_STATUS) and leaves the cover letter as it was
+run_or_die "could not update $cover" python3 "$TOP/scripts/cover-numbers.py" "$RESULTS" "$cover"
 if git -C "$TREE" rev-parse -q --verify objstock-base > /dev/null 2>&1; then
 	git -C "$TREE" config branch.objstock.description \
 		"$(python3 "$TOP/scripts/cover-text.py" "$cover")"

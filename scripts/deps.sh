@@ -9,8 +9,9 @@ pkgs=(
 	# guests: QEMU (TCG), virtme-ng's runtime dependencies, udev for its ports
 	qemu-system-x86 python3 python3-argcomplete python3-requests busybox-static file
 	iproute2 kbd util-linux util-linux-extra udev debian-archive-keyring
-	# workloads, tools, report
-	rt-tests cgroup-tools libglib2.0-dev pkg-config gnuplot-nox
+	# workloads, tools, report (no cgroup-tools: the guest scripts, like the
+	# kernel's cgroup selftests, make memcgs and read them through cgroupfs)
+	rt-tests libglib2.0-dev pkg-config gnuplot-nox
 	# checkpatch.pl's SPDX check
 	python3-ply python3-git e2fsprogs
 )

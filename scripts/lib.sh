@@ -1,17 +1,25 @@
 # shellcheck shell=bash
-# Common helpers for the objstock scripts.  Sourced, never run.
+# Common helpers for the objstock scripts.  Sourced by every stage; also run
+# by the Makefile as a small command:
+#   bash scripts/lib.sh knobs|clean|distclean
+#
+# Errors: a stage ends in exactly ONE 'objstock: error: ...' line on stderr.
+# - die prints it and exits with status $DIE_STATUS;
+# - a stage that stops on anything else (set -e: a failed command, a shell
+#   'write error' on a full disk, ...) gets one from the EXIT trap below:
+#   'STAGE: no space left under DIR' when the disk is full, else
+#   'STAGE failed (exit N)'; it then exits with $DIE_STATUS too;
+# - a stage whose child exits with $DIE_STATUS (the child has said it) adds
+#   nothing: under set -e it exits with that status, and the trap stays quiet.
+#   To add context instead, use 'run_or_die MESSAGE CMD...'.
+# - quiet_exit N leaves with status N and no line (a status that is a result,
+#   e.g. the guest command's).
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-CACHE=${CACHE:-$TOP/build}
-case $CACHE in /*) ;; *) CACHE=$TOP/$CACHE ;; esac
-KVER=${KVER:-7.3}
-DEB_VERSION=${DEB_VERSION:-7.3.4-1~bpo13+1}
-DEB_SUITE=${DEB_SUITE:-trixie-backports}
-export CACHE KVER DEB_VERSION DEB_SUITE DEB_MIRROR TOP
-
+DIE_STATUS=86
 : "${T0:=$(date +%s)}"
-export T0
+export T0 TOP
 
 # progress line: "[  12s] stage: message"
 log() {
@@ -19,11 +27,103 @@ log() {
 	printf '[%5ss] %-9s %s\n' "$(( $(date +%s) - T0 ))" "$stage:" "$*" >&2
 }
 
-# one-line error, non-zero exit
-die() {
-	printf 'objstock: error: %s\n' "$*" >&2
-	exit 1
+# full_dir: the first of CACHE, OUT, TOP and TMPDIR whose filesystem is full
+# (under 1 MiB or no inode left), if any
+full_dir() {
+	local d p avail inodes
+	for d in "${CACHE:-}" "${OUT:-}" "$TOP" "${TMPDIR:-/tmp}"; do
+		case $d in '' | *$'\n'*) continue ;; esac
+		p=$d
+		while [ ! -e "$p" ] && [ "$p" != / ]; do p=$(dirname "$p"); done
+		avail=$(df -Pk -- "$p" 2> /dev/null | awk 'NR == 2 {print $4}') || true
+		inodes=$(df -Pi -- "$p" 2> /dev/null | awk 'NR == 2 {print $4}') || true
+		if { [ -n "$avail" ] && [ "$avail" -lt 1024 ] 2> /dev/null; } || [ "$inodes" = 0 ]; then
+			echo "$d"
+			return 0
+		fi
+	done
+	return 1
 }
+
+# one-line error, exit $DIE_STATUS; on a full disk the line says so
+die() {
+	local msg=$* d
+	case $msg in
+	*space* | *"disk full"* | *" free under "*) ;;
+	*) if d=$(full_dir); then msg="$msg (no space left under $d)"; fi ;;
+	esac
+	printf 'objstock: error: %s\n' "$msg" >&2
+	exit "$DIE_STATUS"
+}
+
+# quiet_exit N: exit with status N, no error line (N is a result, not a fault)
+quiet_exit() {
+	QUIET_EXIT=1
+	exit "$1"
+}
+
+# run_or_die MESSAGE CMD...: run CMD; if it fails, die with MESSAGE and its
+# status, unless CMD is a stage that already printed its error line
+run_or_die() {
+	local msg=$1 rc=0; shift
+	"$@" || rc=$?
+	[ "$rc" = 0 ] && return 0
+	[ "$rc" = "$DIE_STATUS" ] && exit "$rc"
+	die "$msg (exit $rc)"
+}
+
+# Directories to remove on a failed exit if they are still empty (an empty
+# runs/check-* says nothing); non-empty ones are kept as evidence.
+declare -p FAIL_RMDIR > /dev/null 2>&1 || FAIL_RMDIR=()
+on_exit() {
+	local rc=$? d stage
+	if [ "$rc" != 0 ]; then
+		for d in "${FAIL_RMDIR[@]}"; do rmdir -- "$d" 2> /dev/null || true; done
+	fi
+	[ "$rc" = 0 ] || [ "$rc" = "$DIE_STATUS" ] || [ "${QUIET_EXIT:-0}" = 1 ] && return 0
+	stage=${STAGE:-${0##*/}}
+	stage=${stage%.sh}
+	if [ "$rc" -gt 128 ]; then
+		printf 'objstock: error: %s stopped by signal %s\n' "$stage" "$((rc - 128))" >&2
+	elif d=$(full_dir); then
+		printf 'objstock: error: %s: no space left under %s\n' "$stage" "$d" >&2
+	else
+		printf 'objstock: error: %s failed (exit %s)\n' "$stage" "$rc" >&2
+	fi
+	exit "$DIE_STATUS"
+}
+trap on_exit EXIT
+
+# --- CACHE: everything downloaded or built; `make distclean` deletes it, so
+# it must not be a directory that holds anything else we know of.
+shq() { printf '%q' "$1"; }
+check_cache() {
+	local c=$1 real top home
+	case $c in *$'\n'*) die "refusing CACHE=$(shq "$c"): it contains a newline" ;; esac
+	real=$(realpath -m -- "$c")
+	top=$(realpath -m -- "$TOP")
+	home=$(realpath -m -- "${HOME:-/root}")
+	[ "$real" != / ] || die "refusing CACHE=$c: it is /"
+	case $top/ in "$real"/*) die "refusing CACHE=$c: it is the repository or a directory above it ($real)" ;; esac
+	case $home/ in "$real"/*) die "refusing CACHE=$c: it is \$HOME or a directory above it ($real)" ;; esac
+	# inside the repository: only in a directory of its own (build/, ...)
+	case $real/ in "$top"/*)
+		local comp=${real#"$top"/}
+		comp=${comp%%/*}
+		case $comp in patches | scripts | tests | guest | config | expected | bench | tools | results | .git | .ci) false ;;
+		*) ! git -C "$top" ls-files --error-unmatch -- "$comp" > /dev/null 2>&1 ;; esac ||
+			die "refusing CACHE=$c: it is inside the repository's $comp/" ;;
+	esac
+	[ ! -e "$real/patches" ] || die "refusing CACHE=$c: it holds a patches/ directory (another checkout?)"
+}
+
+CACHE=${CACHE:-$TOP/build}
+case $CACHE in /*) ;; *) CACHE=$TOP/$CACHE ;; esac
+check_cache "$CACHE"
+KVER=${KVER:-7.3}
+DEB_VERSION=${DEB_VERSION:-7.3.4-1~bpo13+1}
+DEB_SUITE=${DEB_SUITE:-trixie-backports}
+export CACHE KVER DEB_VERSION DEB_SUITE
 
 # host_mirror: the Debian mirror the host's own apt sources use (deb822
 # .sources or one-line .list), so a machine behind a local mirror or proxy
@@ -38,18 +138,22 @@ host_mirror() {
 		*)
 			sed -n 's/^[[:space:]]*deb\(-src\)\{0,1\}[[:space:]]\{1,\}\(\[[^]]*\][[:space:]]*\)\{0,1\}\([^[:space:]]*\).*/\3/p' "$f" ;;
 		esac
-	done | grep -E '^(https?|file)://' | grep -Ev -- '-security/?$|/debian-security|-ports/?$' | head -n1 | sed 's:/*$::'
+	done | grep -E '^(https?|file)://' | grep -Ev -- '-security/?$|/debian-security|-ports/?$' | head -n1 | sed 's:/*$::' || true
 }
-if [ -z "${DEB_MIRROR:-}" ]; then
+# run as a command (make clean, distclean, knobs), lib.sh needs no mirror
+lib_cmd=
+[ "${BASH_SOURCE[0]}" != "$0" ] || lib_cmd=${1:-}
+if [ -z "${DEB_MIRROR:-}" ] && [ -z "$lib_cmd" ]; then
 	DEB_MIRROR=$(host_mirror)
 	[ -n "$DEB_MIRROR" ] || die "cannot find a Debian mirror in /etc/apt/sources* (set DEB_MIRROR=...)"
 fi
+export DEB_MIRROR="${DEB_MIRROR:-}"
 
 # need_space DIR MIB: refuse to start a stage that would fill the disk
 need_space() {
 	local dir=$1 mib=$2 avail
-	mkdir -p "$dir"
-	avail=$(df -Pm "$dir" | awk 'NR==2 {print $4}')
+	mkdir -p -- "$dir"
+	avail=$(df -Pm -- "$dir" | awk 'NR==2 {print $4}')
 	[ "$avail" -ge "$mib" ] ||
 		die "only ${avail} MiB free under $dir, need ${mib} MiB (move the cache with CACHE=...)"
 }
@@ -57,6 +161,121 @@ need_space() {
 # where an unpacked base lives, and its git tree
 SRC_DIR=$CACHE/src/linux-$DEB_VERSION
 TREE=${TREE:-$CACHE/tree}
+
+# --- knobs: checked before anything is downloaded or built -------------------
+# Empty means the default, as for the scripts (ICOUNT: empty means off).
+knob_bad() { die "$1=$(shq "${!1}"): $2"; }
+is_uint() { case $1 in '' | *[!0-9]*) return 1 ;; esac; [ ${#1} -le 9 ]; }
+knob_01() { case ${!1:-} in '' | 0 | 1) ;; *) knob_bad "$1" "must be 0 or 1" ;; esac; }
+knob_pos() {
+	[ -z "${!1:-}" ] && return 0
+	is_uint "${!1}" && [ "$((10#${!1}))" -ge 1 ] || knob_bad "$1" "must be a positive integer${2:+ ($2)}"
+}
+
+# selftest_names TREE: the cgroup selftests TREE's kselftest Makefile declares
+selftest_names() {
+	local d=$1/tools/testing/selftests/cgroup
+	[ -f "$d/Makefile" ] || return 0
+	make -s -C "$d" -f Makefile -f - objstock-list 2> /dev/null <<'EOM' || true
+objstock-list:
+	@for t in $(TEST_GEN_PROGS) $(TEST_PROGS); do echo $$(basename $$t); done
+EOM
+}
+
+# check_selftests [NAME...]: SELFTESTS and SELFTESTS_SKIP are selftest names,
+# and, if NAMEs are given, among them
+check_selftests() {
+	local - v t have=" $* "
+	set -f
+	for v in SELFTESTS SELFTESTS_SKIP; do
+		case ${!v:-} in *$'\n'*) knob_bad "$v" "one line of space-separated names" ;; esac
+		for t in ${!v:-}; do
+			case $t in -* | *[!A-Za-z0-9_.+-]*) die "$v: '$t' is not a selftest name" ;; esac
+			[ $# = 0 ] || case $have in *" $t "*) ;; *)
+				die "unknown selftest '$t' in $v (have: $*)" ;; esac
+		done
+	done
+}
+
+# selftest names known before the tree is (re)made: the tree's or else the
+# unpacked base's, plus what patches/ adds to a kselftest Makefile
+early_selftest_names() {
+	local t
+	for t in "$TREE" "$SRC_DIR"; do
+		[ -f "$t/tools/testing/selftests/cgroup/Makefile" ] || continue
+		{
+			selftest_names "$t"
+			cat /dev/null "${PATCHES:-$TOP/patches}"/*.patch 2> /dev/null |
+				sed -n 's/^+TEST_\(GEN_\)\{0,1\}PROGS[[:space:]]*[:+]\{0,1\}=\(.*\)/\2/p' | tr -s ' \t' '\n\n'
+		} | awk 'NF && !seen[$0]++'
+		return 0
+	done
+}
+
+# check_boot_knobs: the knobs of a guest boot (boot.sh)
+check_boot_knobs() {
+	local v
+	knob_01 KVM
+	if [ "${KVM:-0}" = 1 ]; then
+		[ -w "${KVM_DEV:-/dev/kvm}" ] ||
+			die "KVM=1 but ${KVM_DEV:-/dev/kvm} is missing or not writable (drop KVM=1 to use TCG)"
+	fi
+	case ${TCG_THREAD:-single} in single | multi) ;; *) knob_bad TCG_THREAD "must be single or multi" ;; esac
+	knob_pos TIMEOUT "seconds"
+	knob_pos CPUS
+	knob_pos NUMA "nodes"
+	[ "${NUMA:-2}" -le "${CPUS:-2}" ] ||
+		die "NUMA=${NUMA:-2} nodes need at least as many CPUS (have CPUS=${CPUS:-2}; set NUMA=1 or more CPUS)"
+	v=${MEM:-2G}
+	case $v in [1-9]*[MG]) is_uint "${v%[MG]}" ;; *) false ;; esac ||
+		knob_bad MEM "must be a size in M or G, e.g. 2G"
+	case ${BOOT_RETRIES:-1} in *[!0-9]*) knob_bad BOOT_RETRIES "must be a number" ;; esac
+	[ -z "${VNG:-}" ] || [ -x "$VNG" ] || knob_bad VNG "not an executable"
+}
+
+# check_knobs: every knob a user may set for a build or a boot
+check_knobs() {
+	local v w
+	check_boot_knobs
+	if [ -n "${ICOUNT:-}" ]; then
+		IFS=, read -ra w <<< "$ICOUNT"
+		for v in "${w[@]}"; do
+			case $v in
+			shift=auto | align=on | align=off | sleep=on | sleep=off | rr=off | rr=record | rr=replay | rrfile=?* | rrsnapshot=?*) ;;
+			shift=*) is_uint "${v#shift=}" || knob_bad ICOUNT "shift must be a number or auto" ;;
+			*) knob_bad ICOUNT "QEMU -icount options: shift=N|auto,sleep=on|off,align=on|off (empty: off)" ;;
+			esac
+		done
+	fi
+	knob_pos R "repetitions"
+	knob_01 QUICK
+	knob_pos JOBS
+	if [ -n "${BASE_REV:-}" ]; then
+		case $BASE_REV in
+		-* | *..* | *[!A-Za-z0-9._/@{}~^:+-]*) knob_bad BASE_REV "not a git revision (a tag, branch or commit of the tree)" ;;
+		esac
+	fi
+	knob_01 EVENTS
+	knob_01 DEBUG
+	knob_01 FORCE
+	knob_01 HARNESS_TESTS
+	knob_01 DEB_TRUSTED
+	knob_01 SERIES_EMPTY_OK
+	case $CACHE in *[[:space:]:]*)
+		die "CACHE=$(shq "$CACHE"): the kernel's build cannot work under a path with spaces or colons" ;; esac
+	[ -z "${PATCHES:-}" ] || [ -d "$PATCHES" ] || knob_bad PATCHES "not a directory"
+	case $DEB_VERSION in [0-9]*) ;; *) knob_bad DEB_VERSION "not a Debian version" ;; esac
+	case $DEB_VERSION$DEB_SUITE in *[!A-Za-z0-9.+~:_-]*) die "DEB_VERSION/DEB_SUITE: not a Debian version/suite" ;; esac
+	case ${DEB_MIRROR:-http://} in http://* | https://* | file://*) ;; *) knob_bad DEB_MIRROR "must be an http(s):// or file:// URL" ;; esac
+	mapfile -t w < <(early_selftest_names)
+	check_selftests ${w[@]+"${w[@]}"}
+}
+
+# list_file FILE: the words of a list file (config/kunit-memcg-suites ...),
+# one a line: no comments (#...), no blank lines, no CR of a CRLF line
+list_file() {
+	sed -e 's/\r$//' -e 's/#.*//' "$1" | tr -s ' \t' '\n\n' | sed '/^$/d'
+}
 
 # The kconfig fragments of every kernel we build, base or patched, test or
 # bench: one config, so ccache shares all but what the series changes.
@@ -90,3 +309,15 @@ apt_private() {
 		-o Acquire::Languages=none
 		-o APT::Sandbox::User=root)
 }
+
+# --- as a command, for the Makefile ------------------------------------------
+if [ -n "$lib_cmd" ]; then
+	STAGE="make $lib_cmd"
+	case $lib_cmd in
+	knobs) check_knobs ;;
+	clean) rm -rf -- "$CACHE/obj" "$CACHE/runs" ;;
+	distclean) rm -rf -- "$CACHE" ;;
+	*) die "usage: lib.sh knobs|clean|distclean" ;;
+	esac
+	exit 0
+fi

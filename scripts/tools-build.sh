@@ -9,60 +9,111 @@
 #   $CACHE/tools/churn         static non-PIE guest workload (tools/workloads/churn.c)
 #   $CACHE/tools/markers       "start=0x... stop=0x..." for churn (also on stdout)
 #
-# The plugin API header (qemu-plugin.h) is not packaged on bookworm: it is taken
-# from Debian's qemu source package (bookworm), fetched once with a private apt
-# config (state in $CACHE/tools/apt, tarballs in $CACHE/dl) and never committed.
+# The plugin API header (qemu-plugin.h) is not packaged: it is taken from the
+# Debian source package of exactly the host's qemu (the source version of the
+# installed qemu-system-x86), fetched with a private apt config (state in
+# $CACHE/tools/apt, tarballs in $CACHE/dl, never committed) whose deb-src
+# lines are the host's own suites (read from its apt sources under
+# APT_SOURCES_DIR, default /etc/apt: see scripts/vng-setup.sh) on $DEB_MIRROR,
+# plus the host's security suites; Debian's patches to the header, if any,
+# are applied.  The header is fetched again when the host's qemu changes, and
+# the plugin rebuilt; QEMU itself then loads the plugin once (no guest), so a
+# plugin API version it refuses stops here, not in the bench.
 # Needs gcc, a static libc (libc6-dev), pkg-config and libglib2.0-dev (installed
 # with apt-get if missing).  Idempotent: rebuilds only what is out of date.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/vng-setup.sh"	# the host-apt-sources helpers
 
 out=$CACHE/tools
 dl=$CACHE/dl
 hdr=$out/include/qemu-plugin.h
 mkdir -p "$out/include" "$dl"
 
-# --- qemu-plugin.h from Debian's qemu source package ----------------------
-if [ ! -s "$hdr" ]; then
+# plugin_h_diff [N]: only the part of a unified diff (stdin) that changes
+# include/qemu/qemu-plugin.h, its paths with N (default 1) leading components
+plugin_h_diff() {
+	awk -v strip="${1:-1}" '
+	function target(l,  i) {
+		sub(/^\+\+\+[ \t]+/, "", l); sub(/[ \t].*/, "", l)
+		for (i = 0; i < strip; i++) sub(/^[^\/]*\//, "", l)
+		return l
+	}
+	/^--- / { held = $0; next }
+	held != "" && /^\+\+\+ / { keep = target($0) == "include/qemu/qemu-plugin.h"; if (keep) print held; held = "" }
+	held != "" { if (keep) print held; held = "" }
+	/^(diff |Index: )/ { keep = 0 }
+	keep { print }'
+}
+
+# --- qemu-plugin.h from the Debian source package of the host's qemu -----------
+qsrc=$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null || true)
+[ -n "$qsrc" ] || die "qemu-system-x86 is not installed (run scripts/deps.sh)"
+up=${qsrc#*:}; up=${up%-*}			# 7.2+dfsg
+have=$(qemu-system-x86_64 --version 2>/dev/null | awk 'NR==1 {print $4}' || true)
+# the plugin API must be the one of the qemu that will load the plugin
+case $have in
+"${up%%+*}"|"${up%%+*}".*) ;;
+*) die "qemu-system-x86_64 in PATH is ${have:-(missing)}, not the packaged qemu-system-x86 $qsrc" ;;
+esac
+if [ ! -s "$hdr" ] || [ "$(cat "$out/include/VERSION" 2>/dev/null)" != "$qsrc" ]; then
 	need_space "$dl" 200
 	apt_dir=$out/apt
-	apt_private "$apt_dir" \
-		"deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $DEB_MIRROR bookworm main"
-	log tools "reading the bookworm source index"
-	apt-get "${APT_OPTS[@]}" update > "$apt_dir/update.log" 2>&1 ||
-		die "cannot read the bookworm source index (see $apt_dir/update.log)"
-	qver=$(apt-cache "${APT_OPTS[@]}" showsrc qemu 2>/dev/null |
-		awk '/^Version:/ {print $2}' | sort -V | tail -n1)
-	[ -n "$qver" ] || die "no qemu source package in bookworm"
-	up=${qver#*:}; up=${up%%-*}			# 7.2+dfsg
-	have=$(qemu-system-x86_64 --version 2>/dev/null | awk 'NR==1 {print $4}')
-	case $have in
-	"${up%%+*}"|"${up%%+*}".*) ;;
-	*) die "qemu source $qver does not match host qemu-system-x86_64 ${have:-(missing)}" ;;
-	esac
-	find_orig() {
+	entries=$(host_debian_entries "$APT_SOURCES_DIR")
+	[ -n "$entries" ] ||
+		die "no Debian suite in the apt sources under $APT_SOURCES_DIR (sources.list, sources.list.d/)"
+	suites=$(awk '{print $2}' <<< "$entries" | paste -sd' ')
+	apt_private "$apt_dir" "$(apt_lines deb-src security <<< "$entries")"
+	log tools "reading the source index of $suites"
+	upd=0
+	apt-get "${APT_OPTS[@]}" update > "$apt_dir/update.log" 2>&1 || upd=$?
+	if ! apt-cache "${APT_OPTS[@]}" showsrc qemu 2>/dev/null | grep -x "Version: $qsrc" > /dev/null; then
+		[ "$upd" = 0 ] || die "cannot read the source index of $suites (see $apt_dir/update.log)"
+		die "no source package for the host's qemu $qsrc in $suites (upgrade qemu-system-x86 to a version they carry)"
+	fi
+	[ "$upd" = 0 ] || log tools "warning: part of the source index failed (see $apt_dir/update.log)"
+	find_src() {	# find_src orig|debian: the tarball in $dl
 		local f
-		for f in "$dl"/qemu_"$up".orig.tar.*; do
+		for f in "$dl"/qemu_"$([ "$1" = orig ] && echo "$up.orig" || echo "${qsrc#*:}.debian")".tar.*; do
 			[ -f "$f" ] && { echo "$f"; return; }
 		done
 		true
 	}
-	orig=$(find_orig)
-	if [ -z "$orig" ]; then
-		log tools "fetching qemu source $qver (~23 MiB)"
-		(cd "$dl" && apt-get "${APT_OPTS[@]}" source --download-only "qemu=$qver") \
+	orig=$(find_src orig) deb=$(find_src debian)
+	if [ -z "$orig" ] || [ -z "$deb" ]; then
+		log tools "fetching qemu source $qsrc (25-40 MiB)"
+		(cd "$dl" && apt-get "${APT_OPTS[@]}" source --download-only "qemu=$qsrc") \
 			> "$apt_dir/source.log" 2>&1 ||
-			die "cannot fetch qemu source $qver (see $apt_dir/source.log)"
-		orig=$(find_orig)
-		[ -n "$orig" ] || die "qemu $qver: no orig tarball in $dl"
+			die "cannot fetch qemu source $qsrc (see $apt_dir/source.log)"
+		orig=$(find_src orig) deb=$(find_src debian)
+		[ -n "$orig" ] || die "qemu $qsrc: no orig tarball in $dl"
 	fi
 	log tools "extracting qemu-plugin.h from ${orig##*/}"
 	tmp=$(mktemp -d "$out/hdr.XXXXXX")
 	tar --no-same-owner -xf "$orig" -C "$tmp" --wildcards --no-anchored 'include/qemu/qemu-plugin.h' ||
 		{ rm -rf "$tmp"; die "no include/qemu/qemu-plugin.h in ${orig##*/}"; }
-	mv "$(find "$tmp" -name qemu-plugin.h | head -n1)" "$hdr"
+	h=$(find "$tmp" -path '*/include/qemu/qemu-plugin.h' | head -n1)
+	# Debian's patches (debian/patches/series, in order) that change the header
+	if [ -n "$deb" ] && tar -xOf "$deb" debian/patches/series > "$tmp/series" 2>/dev/null; then
+		while read -r p opt; do
+			case $p in ''|'#'*) continue ;; esac
+			case $opt in -p[0-9]*) pl=${opt#-p}; pl=${pl%% *} ;; *) pl=1 ;; esac
+			tar -xOf "$deb" "debian/patches/$p" 2>/dev/null | plugin_h_diff "$pl" > "$tmp/p.diff" || true
+			[ -s "$tmp/p.diff" ] || continue
+			log tools "applying Debian's $p to qemu-plugin.h"
+			patch -s -p"$pl" -d "${h%/include/qemu/qemu-plugin.h}" < "$tmp/p.diff" > "$tmp/patch.log" 2>&1 ||
+				{ rm -rf "$tmp"; die "Debian's $p does not apply to qemu-plugin.h of ${orig##*/}"; }
+		done < "$tmp/series"
+	fi
+	mv "$h" "$hdr"
+	touch "$hdr"			# newer than the plugin built on the old one
 	rm -rf "$tmp"
-	echo "$qver" > "$out/include/VERSION"
+	echo "$qsrc" > "$out/include/VERSION"
+	# the sources of other qemu versions are no longer needed
+	for f in "$dl"/qemu_*; do
+		[ -f "$f" ] && [ "$f" != "$orig" ] && [ "$f" != "$deb" ] && rm -f "$f"
+	done
 fi
+qapi=$(awk '$1 == "#define" && $2 == "QEMU_PLUGIN_VERSION" {print $3}' "$hdr")
 
 # --- plugin ------------------------------------------------------------------
 if ! pkg-config --exists glib-2.0 2>/dev/null; then
@@ -73,13 +124,24 @@ if ! pkg-config --exists glib-2.0 2>/dev/null; then
 fi
 src=$TOP/tools/kinsn/kinsn.c
 so=$out/libkinsn.so
-if [ ! -f "$so" ] || [ "$src" -nt "$so" ] || [ "$hdr" -nt "$so" ]; then
+# rebuilt when kinsn.c changes or the header is another qemu's
+if [ ! -f "$so" ] || [ "$src" -nt "$so" ] || [ "$hdr" -nt "$so" ] ||
+	[ "$(cat "$so.qemu" 2> /dev/null)" != "$qsrc" ]; then
 	log tools "building libkinsn.so"
 	# shellcheck disable=SC2046
 	gcc -shared -fPIC -O2 -Wall -I"$out/include" $(pkg-config --cflags glib-2.0) \
 		-o "$so.tmp" "$src" $(pkg-config --libs glib-2.0) > "$out/kinsn.log" 2>&1 ||
-		die "libkinsn.so does not build (see $out/kinsn.log)"
+		die "libkinsn.so does not build against qemu-plugin.h of $qsrc (see $out/kinsn.log)"
+	# QEMU's own check of the plugin API version, and the plugin's
+	# install: load it into a machine that never runs
+	if ! echo quit | timeout 60 qemu-system-x86_64 -M none -display none -nodefaults -S \
+		-monitor stdio -plugin "$so.tmp,start=0x1000,stop=0x2000" > /dev/null 2> "$out/kinsn-load.log"; then
+		rm -f "$so.tmp"
+		why=$(grep -m1 'Could not load' "$out/kinsn-load.log" || head -n1 "$out/kinsn-load.log")
+		die "qemu-system-x86_64 $have does not load libkinsn.so built on the plugin API ${qapi:-?} of $qsrc: ${why##*: } (see $out/kinsn-load.log)"
+	fi
 	mv "$so.tmp" "$so"
+	echo "$qsrc" > "$so.qemu"
 fi
 
 # --- workload ----------------------------------------------------------------

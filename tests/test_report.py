@@ -1,0 +1,148 @@
+"""The A/B report and the cover letter's numbers from the committed runs
+(scripts/objstock/report.py, cover.py, bench.py): they reproduce what is
+committed, and a results.json that lacks fields or is not JSON is one error
+that leaves the cover letter as it was."""
+import contextlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from objstock import Error, bench, cover, report
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+FINAL = os.path.join(TOP, 'results', '2026-11-30-full-r3-final')
+COVER = os.path.join(TOP, 'patches', '0000-cover-letter.patch')
+# the committed runs whose report.md the current report.py wrote (older ones
+# predate later changes of the report's text)
+REPORTED = ['2026-11-30-full-r3-final', '2026-12-01-hackbench-hostwall-r8']
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+class Committed(unittest.TestCase):
+    def test_report_md_reproduced(self):
+        for run in REPORTED:
+            res = bench.load(os.path.join(TOP, 'results', run, 'results.json'))
+            lines, dat = report.markdown(res)
+            with open(os.path.join(TOP, 'results', run, 'report.md')) as f:
+                self.assertEqual('\n'.join(lines) + '\n', f.read(), run)
+            with open(os.path.join(TOP, 'results', run, 'tax.dat')) as f:
+                self.assertEqual(len(dat), len(f.read().splitlines()) - 1, run)
+
+    def test_cover_numbers_reproduced(self):
+        """the committed cover letter's numbers are cover-numbers of the run it names"""
+        with open(COVER) as f:
+            text = f.read()
+        self.assertIn('[numbers: make cover, from results/2026-11-30-full-r3-final/results.json]', text)
+        res = bench.load(os.path.join(FINAL, 'results.json'))
+        lines = cover.numbers(res, 'results/2026-11-30-full-r3-final')
+        self.assertEqual(cover.replace(text, lines, 'results/2026-11-30-full-r3-final'), text)
+
+    def test_cover_numbers_checked_subset(self):
+        res = bench.load(os.path.join(FINAL, 'results.json'))
+        rows = {r[0]: r for r in cover.rows(res)}
+        self.assertEqual(len(rows), 40)
+        line = next(ln for ln in cover.numbers(res, 'x') if ln.startswith('pipe-64 '))
+        self.assertEqual(line.split(), ['pipe-64', '2201', '2186', '3393', '2573', '1192±3', '387±1', '68%**'])
+
+    def test_every_committed_results_json_is_valid(self):
+        for run in sorted(os.listdir(os.path.join(TOP, 'results'))):
+            path = os.path.join(TOP, 'results', run, 'results.json')
+            if os.path.exists(path):
+                bench.load(path)
+
+
+class Bad(unittest.TestCase):
+    def setUp(self):
+        self.d = tempfile.mkdtemp(prefix='objstock-cover.')
+        self.addCleanup(shutil.rmtree, self.d)
+        os.makedirs(os.path.join(self.d, 'patches'))
+        self.cover = os.path.join(self.d, 'patches', '0000-cover-letter.patch')
+        shutil.copyfile(COVER, self.cover)
+        self.good = load(os.path.join(FINAL, 'results.json'))
+
+    def write(self, res):
+        path = os.path.join(self.d, 'results.json')
+        with open(path, 'w') as f:
+            f.write(res if isinstance(res, str) else json.dumps(res))
+        return path
+
+    def error(self, res, regex):
+        path = self.write(res)
+        with self.assertRaisesRegex(Error, regex):
+            cover.main([path, self.cover])
+        with open(self.cover) as a, open(COVER) as b:
+            self.assertEqual(a.read(), b.read())
+
+    def test_corrupt_json(self):
+        self.error('{"meta": {', r'results\.json is not valid JSON \(line 1 column 11')
+
+    def test_missing_top_level_fields(self):
+        for key in ('meta', 'workloads', 'samples'):
+            res = dict(self.good)
+            del res[key]
+            self.error(res, 'no "%s"' % key)
+
+    def test_no_samples(self):
+        self.error(dict(self.good, samples=[]), 'no samples')
+
+    def test_sample_fields(self):
+        for key in ('kernel', 'rep', 'workload', 'cgroup', 'kernel_insns_per_op'):
+            res = json.loads(json.dumps(self.good))
+            del res['samples'][3][key]
+            self.error(res, 'sample 3 has no "%s"' % key)
+        res = json.loads(json.dumps(self.good))
+        res['samples'][0]['kernel'] = 'other'
+        self.error(res, 'sample 0: "kernel" is "other", not "base" or "patched"')
+        res = json.loads(json.dumps(self.good))
+        res['samples'][0]['kernel_insns_per_op'] = '12'
+        self.error(res, 'sample 0: "kernel_insns_per_op" is "12", not a number')
+
+    def test_meta_fields(self):
+        res = json.loads(json.dumps(self.good))
+        del res['meta']['repetitions']
+        self.error(res, 'no "meta.repetitions"')
+
+    def test_workload_without_all_cells(self):
+        res = json.loads(json.dumps(self.good))
+        res['samples'] = [s for s in res['samples']
+                          if not (s['workload'] == 'pipe-64' and s['kernel'] == 'patched'
+                                  and s['cgroup'] == 'memcg')]
+        self.error(res, 'workload pipe-64 has no patched samples in memcg')
+
+    def test_no_section(self):
+        with open(self.cover, 'w') as f:
+            f.write('Subject: [PATCH 0/1] x\n\nno numbers here\n')
+        with self.assertRaisesRegex(Error, 'has no "\\[numbers: ...\\]"'):
+            cover.main([self.write(self.good), self.cover])
+
+    def test_cli_one_error_line(self):
+        path = self.write('not json')
+        p = subprocess.run([sys.executable, os.path.join(TOP, 'scripts', 'cover-numbers.py'), path,
+                            self.cover], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 86)      # lib.sh's DIE_STATUS
+        self.assertEqual(p.stderr.splitlines(), ['objstock: error: %s is not valid JSON '
+                                                 '(line 1 column 1: Expecting value)' % path])
+
+    def test_good_run_rewrites_only_the_section(self):
+        os.makedirs(os.path.join(self.d, 'results', 'r'))
+        path = os.path.join(self.d, 'results', 'r', 'results.json')
+        shutil.copyfile(os.path.join(FINAL, 'results.json'), path)
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            cover.main([path, self.cover])
+        self.assertEqual(out.getvalue(), 'cover-numbers: 40 workloads from %s -> %s\n' % (path, self.cover))
+        with open(self.cover) as a, open(COVER) as b:
+            new, old = a.read(), b.read()
+        self.assertEqual(new, old.replace('results/2026-11-30-full-r3-final', 'results/r'))
+
+
+if __name__ == '__main__':
+    unittest.main()
