@@ -126,26 +126,42 @@ DEB_SUITE=${DEB_SUITE:-trixie-backports}
 export CACHE KVER DEB_VERSION DEB_SUITE
 
 # host_mirror: the Debian mirror the host's own apt sources use (deb822
-# .sources or one-line .list), so a machine behind a local mirror or proxy
-# just works.  DEB_MIRROR overrides it.
+# .sources or one-line .list, under APT_SOURCES_DIR, default /etc/apt), so a
+# machine behind a local mirror or proxy just works: of the enabled entries,
+# not a security or ports archive, the first URI ending in /debian, else the
+# first one (as scripts/vng-setup.sh's host_debian_entries picks its main
+# mirror).  DEB_MIRROR overrides it.
 host_mirror() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+	local d=${APT_SOURCES_DIR:-/etc/apt} f
+	for f in "$d"/sources.list.d/*.sources "$d"/sources.list "$d"/sources.list.d/*.list; do
 		[ -r "$f" ] || continue
 		case $f in
 		*.sources)
-			awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }' "$f" ;;
+			# per stanza: its URIs (continuation lines too), unless 'Enabled: no'
+			awk 'BEGIN { RS = "" }
+			{
+				n = split($0, L, "\n"); uris = ""; field = ""; on = 1
+				for (i = 1; i <= n; i++) {
+					if (L[i] ~ /^#/) continue
+					if (L[i] ~ /^[ \t]/) { if (field == "uris") uris = uris " " L[i]; continue }
+					field = tolower(substr(L[i], 1, index(L[i], ":") - 1)); v = substr(L[i], index(L[i], ":") + 1)
+					if (field == "uris") uris = v
+					if (field == "enabled" && tolower(v) ~ /^[ \t]*no[ \t]*$/) on = 0
+				}
+				if (on) { m = split(uris, U, " "); for (i = 1; i <= m; i++) print U[i] }
+			}' "$f" ;;
 		*)
 			sed -n 's/^[[:space:]]*deb\(-src\)\{0,1\}[[:space:]]\{1,\}\(\[[^]]*\][[:space:]]*\)\{0,1\}\([^[:space:]]*\).*/\3/p' "$f" ;;
 		esac
-	done | grep -E '^(https?|file)://' | grep -Ev -- '-security/?$|/debian-security|-ports/?$' | head -n1 | sed 's:/*$::' || true
+	done | grep -E '^(https?|file)://' | sed 's:/*$::' | grep -Ev -- '-security$|/debian-security|-ports$' |
+		awk '!any { any = $0 } /\/debian$/ { print; deb = 1; exit } END { if (!deb && any) print any }' || true
 }
 # run as a command (make clean, distclean, knobs), lib.sh needs no mirror
 lib_cmd=
 [ "${BASH_SOURCE[0]}" != "$0" ] || lib_cmd=${1:-}
 if [ -z "${DEB_MIRROR:-}" ] && [ -z "$lib_cmd" ]; then
 	DEB_MIRROR=$(host_mirror)
-	[ -n "$DEB_MIRROR" ] || die "cannot find a Debian mirror in /etc/apt/sources* (set DEB_MIRROR=...)"
+	[ -n "$DEB_MIRROR" ] || die "cannot find a Debian mirror in ${APT_SOURCES_DIR:-/etc/apt}/sources* (set DEB_MIRROR=...)"
 fi
 export DEB_MIRROR="${DEB_MIRROR:-}"
 

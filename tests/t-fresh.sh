@@ -151,6 +151,33 @@ else
 	fail fresh.apt-host-suites "scripts/vng-setup.sh has no host_debian_entries"
 fi
 
+# lib.sh's host_mirror (DEB_MIRROR's default): the host's Debian mirror, not
+# a vendor's repository sorted before it, nor a disabled stanza's
+got=
+for h in trixie sid bookworm mixed vendor-first; do
+	got+="$h=$(env -u DEB_MIRROR APT_SOURCES_DIR="$fix/sources/$h" bash -c '. "$1/scripts/lib.sh"; host_mirror' _ "$TOP" 2>&1) "
+done
+want="trixie=http://mirror.invalid/debian sid=http://mirror.invalid/debian bookworm=http://mirror.invalid/debian mixed=http://mirror.invalid/debian vendor-first=http://mirror.invalid/debian "
+if [ "$got" = "$want" ]; then
+	pass fresh.host-mirror "the host's Debian mirror from deb822 and one-line sources (vendor first, disabled stanza)"
+else
+	fail fresh.host-mirror "got: $got"
+fi
+got=$(bash -c '. "$1/scripts/vng-setup.sh"; host_suites "$2"' _ "$TOP" "$fix/sources/vendor-first" 2>&1 | paste -sd' ')
+check fresh.host-mirror-suites "vendor-first: the suites of that mirror (trixie trixie-updates)" \
+	test "$got" = 'trixie trixie-updates'
+
+# no package registry's host name in the repository's files: the mirror is
+# the host's (a pattern that does not match itself)
+re='debian[.]org|npmjs[.](org|com)|pypi[.]org|proxy[.]golang[.]org'
+if git -C "$TOP" rev-parse --git-dir > /dev/null 2>&1; then
+	named=$(git -C "$TOP" grep -IliE -e "$re" | head -3 | tr '\n' ' ')
+else
+	named=$(grep -rIliE --exclude-dir=.git --exclude-dir=build -e "$re" "$TOP" | head -3 | tr '\n' ' ')
+fi
+check fresh.no-registry-host "no registry host named in the repository" test -z "$named"
+[ -z "$named" ] || fail fresh.no-registry-host-files "named in: $named"
+
 # --- qemu-plugin.h: from the source of exactly the host's qemu ---------------------
 # a trixie host (deb822 sources): the header of its qemu 10.0.13, from trixie
 QEMU_PKG=1:10.0.13+ds-0+deb13u1 run fresh.qemu-trixie-host trixie tools-build.sh

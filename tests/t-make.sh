@@ -46,14 +46,15 @@ check readme-knobs 'every knob the scripts read is in the README table' test -z 
 [ -z "$missing" ] || fail readme-knobs-missing "not in README's table:$missing"
 
 # --- clean and distclean ---------------------------------------------------
-# a CACHE with a space: only it goes (was: rm -rf /tmp/a and ./b)
-c="$tmp/c $tmp/victim"
-mkdir -p "$c/obj" "$tmp/victim" "$repo/b"
+# a CACHE with a space: only it goes (was: rm -rf /tmp/a and ./b, the
+# issue's CACHE="/tmp/a b": here $tmp/a and the repository's b/)
+c="$tmp/a b"
+mkdir -p "$c/obj" "$tmp/a" "$repo/b"
 mkmake distclean CACHE="$c" > /dev/null 2>&1
-check distclean-space 'distclean CACHE="X Y" deletes X Y only' test ! -e "$c" -a -d "$tmp/victim" -a -d "$repo/b"
+check distclean-space 'distclean CACHE="X/a b" deletes "X/a b" only, not X/a and ./b' test ! -e "$c" -a -d "$tmp/a" -a -d "$repo/b"
 mkdir -p "$c/obj" "$c/runs" "$c/keep"
 mkmake clean CACHE="$c" > /dev/null 2>&1
-check clean-space 'clean CACHE="X Y" deletes X Y/obj and runs only' test ! -e "$c/obj" -a ! -e "$c/runs" -a -d "$c/keep" -a -d "$tmp/victim"
+check clean-space 'clean CACHE="X/a b" deletes its obj and runs only' test ! -e "$c/obj" -a ! -e "$c/runs" -a -d "$c/keep" -a -d "$tmp/a" -a -d "$repo/b"
 # dangerous CACHEs are refused with one line, and nothing is deleted (each
 # case on its own copy: the old Makefile deleted them)
 refuse() {

@@ -187,6 +187,29 @@ echo 'new' > "$TREE/mm/new.c"
 expect tree-untracked 'has untracked files' env PATCHES="$tmp/broken" "$TOP/scripts/tree.sh"
 check tree-untracked-kept 'mm/new.c still there' test -f "$TREE/mm/new.c"
 
+# --- unexported commits and changes: refused and kept; FORCE=1 drops them ------
+fresh
+patches good p
+PATCHES=$tmp/p tree 2> /dev/null
+commit_in_tree '/* mine */' 'memcg: mine'
+expect tree-unexported "has commits not in patches/ \\(run 'make series' to export them, or FORCE=1" \
+	env PATCHES="$tmp/broken" "$TOP/scripts/tree.sh"
+expect tree-unexported-same-series 'has commits not in patches/' env PATCHES="$tmp/p" "$TOP/scripts/tree.sh"
+check tree-unexported-kept 'the commit is still there' bash -c \
+	'[ "$(git -C "$TREE" log -1 --format=%s)" = "memcg: mine" ] && [ "$(git -C "$TREE" rev-list --count objstock-base..HEAD)" = 3 ]'
+check tree-unexported-force 'FORCE=1: the series applied again, the commit dropped' bash -c \
+	'FORCE=1 PATCHES="$1" "$2/scripts/tree.sh" 2> /dev/null && [ "$(git -C "$TREE" rev-list --count objstock-base..HEAD)" = 2 ] &&
+	 ! git -C "$TREE" log --format=%s | grep -qx "memcg: mine"' _ "$tmp/p" "$TOP"
+echo '/* not committed */' >> "$TREE/mm/memcontrol.c"
+expect tree-uncommitted 'has uncommitted changes' env PATCHES="$tmp/broken" "$TOP/scripts/tree.sh"
+check tree-uncommitted-kept 'the change is still there' grep -qF '/* not committed */' "$TREE/mm/memcontrol.c"
+# (FORCE=1 with the same series leaves the tree as it is: it is up to date)
+patches good p1
+sed -i 2d "$tmp/p1/series"
+check tree-uncommitted-force 'FORCE=1 and another series: the change dropped' bash -c \
+	'FORCE=1 PATCHES="$1" "$2/scripts/tree.sh" 2> /dev/null && git -C "$TREE" diff --quiet HEAD &&
+	 [ "$(git -C "$TREE" rev-list --count objstock-base..HEAD)" = 1 ]' _ "$tmp/p1" "$TOP"
+
 # --- a changed DEB_VERSION -----------------------------------------------------
 fresh
 patches good p

@@ -146,6 +146,9 @@ cp_line checkpatch-missing-script "$(cptree none '')" \
 	'^checkpatch:0001-x\.patch FAIL checkpatch\.pl exited 127'
 cp_line checkpatch-missing-perl-module "$(cptree perl '#!/usr/bin/perl\nuse Objstock::Not::Installed;\n')" \
 	'^checkpatch:0001-x\.patch FAIL checkpatch\.pl exited 2: .*Objstock/Not/Installed\.pm'
+# a checkpatch.pl that dies of a signal half-way (its report so far is clean)
+cp_line checkpatch-crash "$(cptree crash '#!/bin/sh\necho "CHECK:X: y"\nkill -SEGV $$\n')" \
+	'^checkpatch:0001-x\.patch FAIL checkpatch\.pl exited 139: CHECK:X: y'
 cp_line checkpatch-no-summary "$(cptree silent '#!/bin/sh\nexit 0\n')" \
 	'^checkpatch:0001-x\.patch FAIL checkpatch\.pl printed no summary'
 cp_line checkpatch-errors "$(cptree err '#!/bin/sh\nprintf "ERROR:MISSING_SIGN_OFF: Missing Signed-off-by: line(s)\\n\\ntotal: 1 errors, 0 warnings, 0 checks, 2 lines checked\\n"\nexit 1\n')" \
@@ -154,7 +157,7 @@ cp_line checkpatch-clean "$(cptree clean '#!/bin/sh\nprintf "CHECK:X: y\\n\\ntot
 	'^checkpatch:0001-x\.patch PASS 2 CHECKs$'
 # the real checkpatch.pl, where the kernel source is unpacked: a clean patch
 # of the series passes (its summary line is there without --terse)
-src=$TOP/build/src/linux-$DEB_VERSION
+src=$SRC_DIR	# $CACHE/src/linux-$DEB_VERSION (lib.sh)
 if [ -x "$src/scripts/checkpatch.pl" ]; then
 	cp "$TOP/patches/0006-"*.patch "$tmp/cp/0001-x.patch"
 	cp_line checkpatch-real "$src" '^checkpatch:0001-x\.patch PASS 0 CHECKs$'

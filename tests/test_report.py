@@ -53,6 +53,14 @@ class Committed(unittest.TestCase):
         line = next(ln for ln in cover.numbers(res, 'x') if ln.startswith('pipe-64 '))
         self.assertEqual(line.split(), ['pipe-64', '2201', '2186', '3393', '2573', '1192±3', '387±1', '68%**'])
 
+    def test_virtme_ng_version_in_report(self):
+        """the virtme-ng version bench.sh records (meta.virtme_ng) is in report.md"""
+        res = bench.load(os.path.join(FINAL, 'results.json'))
+        self.assertNotIn('virtme-ng', report.markdown(res)[0][2])
+        res['meta']['virtme_ng'] = '1.42-1'
+        self.assertIn('(Debian 1:7.2+dfsg-7+deb12u18+b3), virtme-ng 1.42-1; 3 repetitions',
+                      report.markdown(res)[0][2])
+
     def test_every_committed_results_json_is_valid(self):
         for run in sorted(os.listdir(os.path.join(TOP, 'results'))):
             path = os.path.join(TOP, 'results', run, 'results.json')

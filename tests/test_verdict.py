@@ -27,9 +27,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, 'fixtures', 'verdict')
 KFIX = os.path.join(FIX, 'kunit')
 STANDIN = os.path.join(FIX, 'ktree')
+# the cache as lib.sh has it: $CACHE (relative: to the repository), else build/
+CACHE = os.path.join(HERE, '..', os.environ.get('CACHE') or 'build')
 REAL_TREES = [os.environ.get('OBJSTOCK_KTREE', ''),
-              os.path.join(HERE, '..', 'build', 'src', 'linux-7.3.4-1~bpo13+1'),
-              os.path.join(HERE, '..', 'build', 'tree')]
+              os.path.join(CACHE, 'src', 'linux-7.3.4-1~bpo13+1'),
+              os.path.join(CACHE, 'tree')]
 
 
 def real_tree():

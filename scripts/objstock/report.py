@@ -44,10 +44,14 @@ def markdown(res):
     L = []
     L.append('# objstock A/B report: Linux %s base vs patched' % meta.get('kernel_version', '?'))
     L.append('')
+    # the virtme-ng that booted the guests (runs before bench.sh recorded it have none)
+    qemu = meta.get('qemu')
+    if meta.get('virtme_ng'):
+        qemu = '%s, virtme-ng %s' % (qemu, meta['virtme_ng'])
     L.append('Debian linux-source %s; series %s (%s patches); config %s; %s; %s repetitions, '
              'base and patched kernels booted alternately; %s vCPUs under TCG; started %s.'
              % (meta.get('deb_version'), meta.get('series_sha256'), meta.get('series'),
-                meta.get('config_sha256'), meta.get('qemu'), meta.get('repetitions'),
+                meta.get('config_sha256'), qemu, meta.get('repetitions'),
                 meta.get('cpus'), meta.get('started')))
     br = meta.get('base_rev', 'objstock-base').split()
     if br and br[0] != 'objstock-base':
