@@ -11,6 +11,8 @@
 #   make baseline     re-record what base 7.3 does (expected/base-7.3.txt)
 #   make build        build the patched kernel only
 #   make shell        an interactive root shell in a guest on the patched kernel
+#   make kinsn-selftest  the kinsn plugin's cache model (cache=on) on guests of the patched kernel:
+#                     known answers, and a cross-check with QEMU's cache plugin (needs make build)
 #   make deps|fetch|tools   install packages | fetch the base source | build the bench tools
 #   make knobs        check the knobs (every target that builds or boots does it first)
 #   make clean        delete $CACHE/obj and $CACHE/runs;  make distclean: delete $CACHE
@@ -24,7 +26,7 @@ SHELL := /bin/bash
 # the prerequisites below run in order (knobs first)
 .NOTPARALLEL:
 
-.PHONY: all report check check-debug test cover build-each baseline tree series fetch deps build tools shell knobs clean distclean help
+.PHONY: all report check check-debug test cover build-each baseline tree series fetch deps build tools shell kinsn-selftest knobs clean distclean help
 
 all: report
 
@@ -78,6 +80,13 @@ shell: knobs build
 		{ [ -f "$$k" ] || die "no kernel at $$k (run 'make build' first)"; } && \
 		vng=$${VNG:-$$("$(S)/vng-setup.sh")} && \
 		{ "$$vng" --run "$$k" --force-9p --user root $(if $(filter 1,$(KVM)),,--disable-kvm) || true; }
+
+# the known-answer tests of the kinsn plugin's cache model, on the patched
+# kernel of make build (not built here: the guests are what takes the time)
+kinsn-selftest: knobs tools
+	@. "$(S)/lib.sh" && STAGE="make kinsn-selftest" && k=$$CACHE/obj/patched/arch/x86/boot/bzImage && \
+		{ [ -f "$$k" ] || die "no kernel at $$k (run 'make build' first)"; } && \
+		exec "$(S)/kinsn-selftest.sh" "$$k"
 
 clean:
 	@bash "$(S)/lib.sh" clean

@@ -5,14 +5,18 @@
 # answers on synthetic access traces (a C driver that includes kinsn.c and
 # calls the model directly: LRU sets, L1D/LLC misses, the coherence
 # directory's transfers).  The same answers on a real guest:
-# scripts/kinsn-selftest.sh.  Needs $CACHE/tools/include/qemu-plugin.h
+# scripts/kinsn-selftest.sh, whose pieces that need no guest are checked
+# here too: its workload (tools/workloads/cachetest.c) run natively, QEMU's
+# cache plugin ($CACHE/tools/libcache.so) and kinsn loaded with its options
+# and cache.c's report in the format it parses, and its result parser on
+# made-up run directories.  Needs $CACHE/tools/include/qemu-plugin.h
 # (scripts/tools-build.sh fetches it): SKIPs without it.
 . "$(dirname "$0")/lib.sh"
 
 hdr=$CACHE/tools/include/qemu-plugin.h
 src=$TOP/tools/kinsn/kinsn.c
 if [ ! -s "$hdr" ] || ! pkg-config --exists glib-2.0 2> /dev/null; then
-	for n in kinsn-build kinsn-options kinsn-model; do
+	for n in kinsn-build kinsn-options kinsn-model kinsn-cachetest kinsn-cachec kinsn-selftest-parse; do
 		skip "$n" "no $hdr or no glib-2.0 (run scripts/tools-build.sh)"
 	done
 	exit 0
@@ -243,4 +247,101 @@ elif "$tmp/model" > "$tmp/model.out" 2>&1; then
 	pass kinsn-model "synthetic traces: walks, LRU, L1D/LLC misses, ping-pong and sharing transfers"
 else
 	fail kinsn-model "$(head -3 "$tmp/model.out" | paste -sd';')"
+fi
+
+# cachetest, as tools-build.sh builds it: markers, and its walks natively
+ct=$tmp/cachetest
+if ! gcc -O2 -Wall -Werror -static -no-pie -fno-pie -o "$ct" "$TOP/tools/workloads/cachetest.c" > "$tmp/ct.log" 2>&1; then
+	fail kinsn-cachetest "does not build static: $(grep -m1 -E 'error|cannot find' "$tmp/ct.log")"
+else
+	bad=
+	nm "$ct" > "$tmp/ct.nm" 2>&1
+	grep -q ' T bench_start$' "$tmp/ct.nm" && grep -q ' T bench_stop$' "$tmp/ct.nm" || bad+=" [no bench_start/bench_stop in nm]"
+	for c in "walk 16K 2 8|mode=walk size=16384 passes=2 stride=8 loads=4096 lines=512 " \
+		"walk 64K 1 128|mode=walk size=65536 passes=1 stride=128 loads=512 lines=512 " \
+		"walk 16K 1 12|" "walk 16K 0 8|" "pingpong|" "nope 1|"; do
+		read -ra a <<< "${c%%|*}"
+		want=${c#*|} rc=0
+		"$ct" "${a[@]}" > "$tmp/ct.out" 2> "$tmp/ct.err" || rc=$?
+		if [ -z "$want" ]; then
+			[ "$rc" != 0 ] && [ "$(wc -l < "$tmp/ct.err")" = 1 ] || bad+=" [${c%%|*}: exit $rc, not one error line]"
+		elif [ "$rc" != 0 ] || ! grep -q "^cachetest $want" "$tmp/ct.out"; then
+			bad+=" [${c%%|*}: exit $rc: $(head -c 200 "$tmp/ct.out" "$tmp/ct.err" | tr '\n' ' ')]"
+		fi
+	done
+	# pingpong pins to CPUs 0 and 1: only where both are ours
+	if python3 -c 'import os, sys; sys.exit(not {0, 1} <= os.sched_getaffinity(0))' 2> /dev/null; then
+		rc=0
+		timeout 60 "$ct" pingpong 50 > "$tmp/ct.out" 2> "$tmp/ct.err" || rc=$?
+		grep -q '^cachetest mode=pingpong rounds=50 loads=100 stores=100$' "$tmp/ct.out" ||
+			bad+=" [pingpong 50: exit $rc: $(head -c 200 "$tmp/ct.out" "$tmp/ct.err" | tr '\n' ' ')]"
+	fi
+	if [ -z "$bad" ]; then
+		pass kinsn-cachetest "static, with its markers; walk's loads and lines, pingpong's accesses; bad arguments refused"
+	else
+		fail kinsn-cachetest "$bad"
+	fi
+fi
+
+# QEMU's cache.c and kinsn, loaded together with the cross-check's options
+# (kinsn-selftest.sh's cache_opts and kinsn_geom), report into one machine
+# that never runs: cache.c's per-core line with its L2 columns, as parsed
+st=$TOP/scripts/kinsn-selftest.sh
+copts=$(sed -n 's/^cache_opts+\{0,1\}="\(.*\)"$/\1/p' "$st" | tr -d '\n')
+kgeom=$(sed -n 's/^kinsn_geom="\(.*\)"$/\1/p' "$st")
+if [ ! -f "$CACHE/tools/libcache.so" ] || [ ! -f "$tmp/libkinsn.so" ] || ! command -v qemu-system-x86_64 > /dev/null; then
+	skip kinsn-cachec "no $CACHE/tools/libcache.so (scripts/tools-build.sh), no plugin or no qemu-system-x86_64"
+elif [ -z "$copts" ] || [ -z "$kgeom" ]; then
+	fail kinsn-cachec "no cache_opts=/kinsn_geom= lines in $st"
+elif ! echo quit | timeout 60 qemu-system-x86_64 -M none -display none -nodefaults -S -monitor stdio \
+	-plugin "$tmp/libkinsn.so,start=0x1000,stop=0x2000,out=$tmp/kinsn.out,cache=on,count=all,$kgeom" \
+	-plugin "$CACHE/tools/libcache.so,$copts" -d plugin -D "$tmp/cache.log" > /dev/null 2> "$tmp/cachec.err"; then
+	fail kinsn-cachec "QEMU refuses the options: $(head -1 "$tmp/cachec.err")"
+elif ! head -1 "$tmp/cache.log" | grep -q '^core #, data accesses, data misses, dmiss rate, insn accesses, insn misses, imiss rate, l2 accesses, l2 misses, l2 miss rate$' ||
+	! awk 'NF == 10 && $1 == "0" && $9 ~ /^[0-9]+$/ && $10 ~ /%$/ { ok = 1 } END { exit !ok }' "$tmp/cache.log"; then
+	fail kinsn-cachec "cache.c's report is not the one kinsn-selftest.sh parses: $(head -2 "$tmp/cache.log" | paste -sd'|')"
+elif ! grep -q '^kinsn-cache line 64 l1d_size 32768 l1d_assoc 8 llc_size 2097152 llc_assoc 16 ' "$tmp/kinsn.out" ||
+	! grep -q '^kinsn-total loads 0 ' "$tmp/kinsn.out"; then
+	fail kinsn-cachec "kinsn's header or totals: $(paste -sd'|' "$tmp/kinsn.out")"
+else
+	pass kinsn-cachec "cache.c and kinsn take the cross-check's options; cache.c reports core 0 with L2 columns"
+fi
+
+# kinsn-selftest.sh's result parser (its python) on made-up run directories
+sed -n '/^python3 - /,/^EOF$/p' "$st" | sed '1d;$d' > "$tmp/parse.py"
+r=$tmp/ks
+mkdir -p "$r/known" "$r/cross" "$r/mttcg"
+cat > "$r/known/kinsn.out" << 'EOF'
+kinsn-cache line 64 l1d_size 32768 l1d_assoc 8 llc_size 2097152 llc_assoc 16 lat_l1d 14 lat_llc 200 lat_xfer 100 count user
+window 1 kernel_insns 9 user_insns 12000000 host_ns 5 loads 4096100 stores 20 l1d_miss 300 llc_miss 10 xfer 0 cost 12006200
+window 2 kernel_insns 9 user_insns 6000000 host_ns 5 loads 2097200 stores 20 l1d_miss 2097152 llc_miss 2090000 xfer 10 cost 453361128
+window 3 kernel_insns 9 user_insns 60000 host_ns 5 loads 2000 stores 2000 l1d_miss 2000 llc_miss 0 xfer 4000 cost 488000
+kinsn-total loads 1 stores 1 l1d_miss 1 llc_miss 1 xfer 1 io 0 nophys 0
+EOF
+printf '%s\n' 'cachetest mode=walk size=16384 passes=2000 stride=8 loads=4096000 lines=512000 sum=1' \
+	'cachetest mode=walk size=67108864 passes=2 stride=64 loads=2097152 lines=2097152 sum=1' \
+	'cachetest mode=pingpong rounds=1000 loads=2000 stores=2000' > "$r/known/ct.out"
+echo 'kinsn-total loads 900000000 stores 100000000 l1d_miss 5000000 llc_miss 4000000 xfer 0 io 5 nophys 0' > "$r/cross/kinsn.out"
+# cache.c's log_stats format (QEMU 7.2), with L2
+{
+	echo 'core #, data accesses, data misses, dmiss rate, insn accesses, insn misses, imiss rate, l2 accesses, l2 misses, l2 miss rate'
+	printf '%-8d%-14lu %-12lu %9.4f%%  %-14lu %-12lu %9.4f%%  %-12lu %-11lu %10.4f%%\n' 0 1000000000 5000000 0.5 \
+		3000000000 60000 0.002 5060000 4060000 80.2
+	printf '\naddress, data misses, instruction\n0x401234 (walk), 5, movq (%%rdx), %%rdi\n'
+} > "$r/cross/cache.log"
+echo 'kinsn: cache=on needs single-threaded TCG (-accel tcg,thread=single, or -icount), but a second host thread runs guest code (MTTCG): stopping' > "$r/mttcg/console.log"
+rc=0
+python3 "$tmp/parse.py" "$r" 86 > "$tmp/parse.out" 2>&1 || rc=$?
+n_pass=$(grep -c '^harness:kinsn-model-[a-z0-9-]* PASS ' "$tmp/parse.out")
+# broken: a window missing, no cache.c report, a boot that "succeeded"
+sed -i '/^window 3 /d' "$r/known/kinsn.out"
+rm "$r/cross/cache.log"
+rc2=0
+python3 "$tmp/parse.py" "$r" 0 > "$tmp/parse2.out" 2>&1 || rc2=$?
+if [ "$rc" != 0 ] || [ "$n_pass" != 10 ] || [ "$(wc -l < "$tmp/parse.out")" != 10 ]; then
+	fail kinsn-selftest-parse "good run: exit $rc, $n_pass of 10 PASS: $(grep -v ' PASS ' "$tmp/parse.out" | head -2 | paste -sd'|')"
+elif [ "$rc2" != 1 ] || [ "$(grep -c ' FAIL ' "$tmp/parse2.out")" != 3 ] || grep -q Traceback "$tmp/parse2.out"; then
+	fail kinsn-selftest-parse "broken run: exit $rc2: $(head -3 "$tmp/parse2.out" | paste -sd'|')"
+else
+	pass kinsn-selftest-parse "10 PASS on a good run; known, vs-cache and mttcg-refused FAIL on a broken one"
 fi

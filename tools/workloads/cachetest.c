@@ -8,9 +8,12 @@
  *   cachetest pingpong ROUNDS           two processes, pinned to CPU 0 and CPU 1,
  *                                       take turns to load and store one shared line
  *
- * walk: the array is written once and read once (warm-up) before the window;
- * in the window every load is a plain 8-byte load (a volatile pointer: no
- * vector loads, no elimination).  A 16 KiB array (smaller than the L1D) then
+ * walk: the process first pins itself to the CPU it runs on (a migration in
+ * the window would refill another CPU's L1D, and the model would count the
+ * lines the first CPU wrote as transfers, not LLC misses); the array is
+ * written once and read once (warm-up) before the window; in the window every
+ * load is a plain 8-byte load (a volatile pointer: no vector loads, no
+ * elimination).  A 16 KiB array (smaller than the L1D) then
  * misses ~never; a 64 MiB array (larger than the LLC) read with STRIDE 64
  * misses the L1D and the LLC once per line.
  *
@@ -88,6 +91,19 @@ static uint64_t num(const char *s, const char *what)
 	return n;
 }
 
+static void pin(const char *mode, int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		die("%s: sched_getcpu: %s", mode, strerror(errno));
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("%s: cannot pin to CPU %d: %s%s", mode, cpu, strerror(errno),
+		    strcmp(mode, "pingpong") ? "" : " (needs CPUs 0 and 1)");
+}
+
 static void walk(uint64_t size, uint64_t passes, uint64_t stride)
 {
 	volatile uint64_t *a;
@@ -95,6 +111,7 @@ static void walk(uint64_t size, uint64_t passes, uint64_t stride)
 
 	if (stride % 8 || stride > size || size % stride)
 		die("walk: STRIDE must be a multiple of 8 dividing SIZE");
+	pin("walk", sched_getcpu());
 	a = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (a == MAP_FAILED)
 		die("walk: mmap %llu bytes: %s", (unsigned long long)size, strerror(errno));
@@ -111,16 +128,6 @@ static void walk(uint64_t size, uint64_t passes, uint64_t stride)
 	printf("cachetest mode=walk size=%llu passes=%llu stride=%llu loads=%llu lines=%llu sum=%llu\n",
 	       (unsigned long long)size, (unsigned long long)passes, (unsigned long long)stride,
 	       (unsigned long long)(n * passes), (unsigned long long)lines, (unsigned long long)sum);
-}
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		die("pingpong: cannot pin to CPU %d: %s (needs 2 CPUs)", cpu, strerror(errno));
 }
 
 /* the shared page: the line, and the child's own counts (another line) */
@@ -190,7 +197,7 @@ static void pingpong(uint64_t rounds)
 	if (!pid) {
 		uint64_t l = 0, t = 0;
 
-		pin(1);
+		pin("pingpong", 1);
 		turns(s, warm, 1, p2c[0], c2p[1], &l, &t);
 		l = t = 0;
 		turns(s, rounds, 1, p2c[0], c2p[1], &l, &t);
@@ -198,7 +205,7 @@ static void pingpong(uint64_t rounds)
 		s->child_stores = t;
 		_exit(0);
 	}
-	pin(0);
+	pin("pingpong", 0);
 	turns(s, warm, 0, c2p[0], p2c[1], &wl, &ws);
 	xread(c2p[0]);		/* the child's last warm-up turn */
 	bench_start();
