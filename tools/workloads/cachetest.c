@@ -20,8 +20,10 @@
  * pingpong: one 64-byte line in a MAP_SHARED page, written by both processes
  * in turn (parent: even values, child: odd).  The turns are handed over
  * through pipes, so the shared line is only ever touched by user code: one
- * load and one store per turn, each a cross-CPU transfer (the load fetches the
- * line the other CPU wrote last; the store invalidates the other CPU's copy).
+ * load and one store per turn.  The load is a cross-CPU transfer (it fetches
+ * the line the other CPU wrote last); the store is one too when it
+ * invalidates the other CPU's copy, which the kernel code of the pipe
+ * hand-over on that CPU may have evicted meanwhile.
  * 5% of ROUNDS (at least 10) warm up before the window.
  *
  * The window is the code between bench_start() and bench_stop(), the marker
