@@ -225,6 +225,10 @@ expect cover-bad-samples 'nokernel\.json: sample 0: "kernel" is "b", not "base" 
 	covenv "$tmp/nokernel.json" "$TOP/scripts/cover.sh"
 check cover-bad-samples-untouched 'the cover letter stays byte-identical' \
 	cmp "$TOP/patches/0000-cover-letter.patch" "$cover"
-python3 "$TOP/scripts/cover-numbers.py" "$tmp/repo/results/2026-11-30-full-r3-final/results.json" "$cover" > /dev/null 2>&1
+# the run the committed cover letter names ('[numbers: make cover, from results/RUN/results.json]')
+named=$(sed -n 's|^\[numbers: make cover, from \(results/[^ ]*\)/results\.json\]$|\1|p' "$TOP/patches/0000-cover-letter.patch")
+mkdir -p "$tmp/repo/$named"
+cp "$TOP/$named/results.json" "$tmp/repo/$named/" 2> /dev/null
+python3 "$TOP/scripts/cover-numbers.py" "$tmp/repo/$named/results.json" "$cover" > /dev/null 2>&1
 check cover-committed 'cover-numbers of the run the cover letter names reproduces it' \
 	cmp "$TOP/patches/0000-cover-letter.patch" "$cover"
