@@ -282,7 +282,7 @@ check_knobs() {
 	[ -z "${PATCHES:-}" ] || [ -d "$PATCHES" ] || knob_bad PATCHES "not a directory"
 	case $DEB_VERSION in [0-9]*) ;; *) knob_bad DEB_VERSION "not a Debian version" ;; esac
 	case $DEB_VERSION$DEB_SUITE in *[!A-Za-z0-9.+~:_-]*) die "DEB_VERSION/DEB_SUITE: not a Debian version/suite" ;; esac
-	case ${DEB_MIRROR:-http://} in http://* | https://* | file://*) ;; *) knob_bad DEB_MIRROR "must be an http(s):// or file:// URL" ;; esac
+	case ${DEB_MIRROR:-} in "" | http://* | https://* | file://*) ;; *) knob_bad DEB_MIRROR "must be an http(s):// or file:// URL" ;; esac
 	mapfile -t w < <(early_selftest_names)
 	check_selftests ${w[@]+"${w[@]}"}
 }

@@ -152,46 +152,33 @@ if ! pkg-config --exists glib-2.0 2>/dev/null; then
 		> "$out/apt-install.log" 2>&1 ||
 		die "cannot install libglib2.0-dev (see $out/apt-install.log)"
 fi
-src=$TOP/tools/kinsn/kinsn.c
-so=$out/libkinsn.so
-# rebuilt when kinsn.c changes or the header is another qemu's
-if [ ! -f "$so" ] || [ "$src" -nt "$so" ] || [ "$hdr" -nt "$so" ] ||
-	[ "$(cat "$so.qemu" 2> /dev/null)" != "$qsrc" ]; then
-	log tools "building libkinsn.so"
+# plugin NAME SRC WHAT LOAD-ARGS: build $out/NAME.so from SRC against the
+# header of $qsrc, when SRC changed or the header is another qemu's, and let
+# QEMU load it into a machine that never runs (its own check of the plugin
+# API version, and the plugin's install with LOAD-ARGS)
+plugin() {
+	local name=$1 c=$2 what=$3 args=$4 so=$out/$1.so
+	if [ -f "$so" ] && [ ! "$c" -nt "$so" ] && [ ! "$hdr" -nt "$so" ] &&
+		[ "$(cat "$so.qemu" 2> /dev/null)" = "$qsrc" ]; then
+		return 0
+	fi
+	log tools "building $name.so$what"
 	# shellcheck disable=SC2046
 	gcc -shared -fPIC -O2 -Wall -I"$out/include" $(pkg-config --cflags glib-2.0) \
-		-o "$so.tmp" "$src" $(pkg-config --libs glib-2.0) > "$out/kinsn.log" 2>&1 ||
-		die "libkinsn.so does not build against qemu-plugin.h of $qsrc (see $out/kinsn.log)"
-	# QEMU's own check of the plugin API version, and the plugin's
-	# install: load it into a machine that never runs
+		-o "$so.tmp" "$c" $(pkg-config --libs glib-2.0) > "$out/$name.log" 2>&1 ||
+		die "$name.so does not build from $(basename "$c") against qemu-plugin.h of $qsrc (see $out/$name.log)"
 	if ! echo quit | timeout 60 qemu-system-x86_64 -M none -display none -nodefaults -S \
-		-monitor stdio -plugin "$so.tmp,start=0x1000,stop=0x2000" > /dev/null 2> "$out/kinsn-load.log"; then
+		-monitor stdio -plugin "$so.tmp$args" > /dev/null 2> "$out/$name-load.log"; then
 		rm -f "$so.tmp"
-		why=$(grep -m1 'Could not load' "$out/kinsn-load.log" || head -n1 "$out/kinsn-load.log")
-		die "qemu-system-x86_64 $have does not load libkinsn.so built on the plugin API ${qapi:-?} of $qsrc: ${why##*: } (see $out/kinsn-load.log)"
+		why=$(grep -m1 'Could not load' "$out/$name-load.log" || head -n1 "$out/$name-load.log")
+		die "qemu-system-x86_64 $have does not load $name.so built on the plugin API ${qapi:-?} of $qsrc: ${why##*: } (see $out/$name-load.log)"
 	fi
 	mv "$so.tmp" "$so"
 	echo "$qsrc" > "$so.qemu"
-fi
-
+}
+plugin libkinsn "$TOP/tools/kinsn/kinsn.c" "" ",start=0x1000,stop=0x2000"
 # QEMU's cache plugin, the reference of kinsn-selftest.sh's cross-check
-so=$out/libcache.so
-if [ ! -f "$so" ] || [ "$csrc" -nt "$so" ] || [ "$hdr" -nt "$so" ] ||
-	[ "$(cat "$so.qemu" 2> /dev/null)" != "$qsrc" ]; then
-	log tools "building libcache.so (contrib/plugins/cache.c of $qsrc)"
-	# shellcheck disable=SC2046
-	gcc -shared -fPIC -O2 -Wall -I"$out/include" $(pkg-config --cflags glib-2.0) \
-		-o "$so.tmp" "$csrc" $(pkg-config --libs glib-2.0) > "$out/libcache.log" 2>&1 ||
-		die "libcache.so does not build from cache.c of $qsrc (see $out/libcache.log)"
-	if ! echo quit | timeout 60 qemu-system-x86_64 -M none -display none -nodefaults -S \
-		-monitor stdio -plugin "$so.tmp" > /dev/null 2> "$out/libcache-load.log"; then
-		rm -f "$so.tmp"
-		why=$(grep -m1 'Could not load' "$out/libcache-load.log" || head -n1 "$out/libcache-load.log")
-		die "qemu-system-x86_64 $have does not load libcache.so built on the plugin API ${qapi:-?} of $qsrc: ${why##*: } (see $out/libcache-load.log)"
-	fi
-	mv "$so.tmp" "$so"
-	echo "$qsrc" > "$so.qemu"
-fi
+plugin libcache "$csrc" " (contrib/plugins/cache.c of $qsrc)" ""
 
 # --- workload ----------------------------------------------------------------
 src=$TOP/tools/workloads/churn.c
