@@ -4,7 +4,9 @@
 # with our instruction-counting plugin, runs the workloads of bench/workloads
 # in the root cgroup and in a child memcg, then writes the JSON and the report.
 # Knobs: R (repetitions), QUICK=1 (subset, R=2), WORKLOADS (names or globs),
-# EVENTS (1: a kprobe-event pass in the first repetition), OUT (results dir),
+# EVENTS (1: a kprobe-event pass in the first repetition), FLOOR (1: a third
+# kernel, the patched one booted with cgroup.memory=nokmem, the floor that
+# root and memcg are measured against), OUT (results dir),
 # ICOUNT (QEMU -icount option, default "shift=3,sleep=off"; empty: off),
 # BASE_REV (the "base" kernel: default objstock-base, i.e. Debian's 7.3; any
 # commit of the tree, e.g. to measure the last patches against the rest).
@@ -28,6 +30,11 @@ NUMA=1 check_knobs
 QUICK=${QUICK:-0}
 R=$((10#${R:-$([ "$QUICK" = 1 ] && echo 2 || echo 3)}))
 EVENTS=${EVENTS:-1}
+FLOOR=${FLOOR:-1}
+# the kernels booted in each repetition, in this order: nokmem is the patched
+# kernel without kmem accounting (cgroup.memory=nokmem), the floor
+kernels=(base patched)
+[ "$FLOOR" = 1 ] && kernels+=(nokmem)
 ICOUNT=${ICOUNT-shift=3,sleep=off}
 wl=$TOP/bench/workloads
 
@@ -109,13 +116,14 @@ FAIL_RMDIR+=("$run")
 	echo "virtme_ng $(cat "$CACHE/virtme-ng.version" 2>/dev/null || echo custom)"
 	echo "qemu_plugin_header $(cat "$CACHE/tools/include/VERSION" 2>/dev/null || echo unknown)"
 	echo "repetitions $R"
+	echo "kernels ${kernels[*]}"
 	echo "icount ${ICOUNT:-off}"
 	echo "cpus ${CPUS:-2}"
 	echo "workloads ${names[*]}"
 	echo "started $(date -u +%FT%TZ)"
 } > "$run/meta.txt"
 
-log bench "$R repetitions x 2 kernels, ${#names[@]} workloads x {root, memcg}: ${names[*]}"
+log bench "$R repetitions x ${#kernels[@]} kernels (${kernels[*]}), ${#names[@]} workloads x {root, memcg}: ${names[*]}"
 
 # progress inside a boot: the guest notes each workload in its kernel log,
 # which boot.sh streams to RUNDIR/console.log; follow it until PID exits
@@ -131,17 +139,18 @@ progress() {
 		esac
 	done
 }
-t_start=$(date +%s) done_boots=0 total=$((2 * R))
+t_start=$(date +%s) done_boots=0 total=$((${#kernels[@]} * R))
 for ((r = 1; r <= R; r++)); do
-	for k in base patched; do
+	for k in "${kernels[@]}"; do
 		rd=$run/$k-$r
 		mkdir -p "$rd"
-		ev=0
-		[ "$r" = 1 ] && ev=$EVENTS
+		ev=0 kdir=${objdir[$k]:-${objdir[patched]}} append="kunit.enable=0"
+		[ "$r" = 1 ] && [ "$k" != nokmem ] && ev=$EVENTS
+		[ "$k" = nokmem ] && append+=" cgroup.memory=nokmem"
 		# paths quoted for vng's split of --qemu-opts and for the guest's shell
 		QEMU_OPTS="${ICOUNT:+-icount $ICOUNT }-plugin $(printf '%q' "$CACHE/tools/libkinsn.so,start=$start,stop=$stop,out=$rd/kinsn.out")" \
-			TIMEOUT=${TIMEOUT:-1800} NUMA=1 APPEND="kunit.enable=0" \
-			"$TOP/scripts/boot.sh" "${objdir[$k]}/arch/x86/boot/bzImage" "$rd" \
+			TIMEOUT=${TIMEOUT:-1800} NUMA=1 APPEND="$append" \
+			"$TOP/scripts/boot.sh" "$kdir/arch/x86/boot/bzImage" "$rd" \
 			"$(printf '%q ' "$TOP/guest/bench.sh" "$CACHE/tools/churn" "$wl" "$ev" "${names[@]}")" &
 		bpid=$!
 		progress "$rd/console.log" "$bpid" "$k $r/$R" &

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""collect RUNDIR WORKLOADS: one bench run (RUNDIR/{base,patched}-R/) -> JSON.
+"""collect RUNDIR WORKLOADS: one bench run (RUNDIR/{base,patched,nokmem}-R/) -> JSON.
 
 Each guest run dir holds: manifest ('window name cgroup pass'), churn.out
 ('window churn mode=.. iters=.. ns=.. ns_per_op=..'), kinsn.out (the plugin:
@@ -26,7 +26,7 @@ for line in open(os.path.join(rundir, 'meta.txt')):
 
 samples, events = [], []
 for d in sorted(os.listdir(rundir)):
-    m = re.match(r'^(base|patched)-(\d+)$', d)
+    m = re.match(r'^(base|patched|nokmem)-(\d+)$', d)
     if not m:
         continue
     kernel, rep = m.group(1), int(m.group(2))

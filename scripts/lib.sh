@@ -272,6 +272,7 @@ check_knobs() {
 		esac
 	fi
 	knob_01 EVENTS
+	knob_01 FLOOR
 	knob_01 DEBUG
 	knob_01 FORCE
 	knob_01 HARNESS_TESTS

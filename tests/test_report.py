@@ -119,7 +119,7 @@ class Bad(unittest.TestCase):
             self.error(res, 'sample 3 has no "%s"' % key)
         res = json.loads(json.dumps(self.good))
         res['samples'][0]['kernel'] = 'other'
-        self.error(res, 'sample 0: "kernel" is "other", not "base" or "patched"')
+        self.error(res, 'sample 0: "kernel" is "other", not "base", "patched" or "nokmem"')
         res = json.loads(json.dumps(self.good))
         res['samples'][0]['kernel_insns_per_op'] = '12'
         self.error(res, 'sample 0: "kernel_insns_per_op" is "12", not a number')
@@ -164,3 +164,37 @@ class Bad(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class Floor(unittest.TestCase):
+    """FLOOR=1 runs: a third kernel, the patched one with cgroup.memory=nokmem;
+    report.md gets a section of every row over it"""
+    def res(self, nokmem=True):
+        res = load(os.path.join(FINAL, 'results.json'))
+        samples = []
+        for s in res['samples']:
+            if s['workload'] != 'pipe-64':
+                continue
+            s = dict(s)
+            if s['cgroup'] == 'memcg':
+                s['kernel_insns_per_op'] = 2000.0 if s['kernel'] == 'base' else 1500.0
+            else:
+                s['kernel_insns_per_op'] = 1100.0
+            samples.append(s)
+            if nokmem and s['kernel'] == 'patched':
+                samples.append(dict(s, kernel='nokmem', kernel_insns_per_op=1000.0))
+        res['samples'] = samples
+        return bench.validate(res)
+
+    def test_rows_over_the_floor(self):
+        L, _ = report.markdown(self.res())
+        self.assertIn('## Over the floor: the kernel without kmem accounting', L)
+        self.assertIn('| pipe-64 | root | 1000 | +10.0% ± 0.0 | +10.0% ± 0.0 |  |', L)
+        self.assertIn('| pipe-64 | memcg | 1000 | +100.0% ± 0.0 | +50.0% ± 0.0 | +50% |', L)
+
+    def test_no_floor_no_section(self):
+        L, _ = report.markdown(self.res(nokmem=False))
+        self.assertFalse([x for x in L if 'floor' in x.lower()])
+
+    def test_cover_ignores_the_floor(self):
+        self.assertEqual([r[0] for r in cover.rows(self.res())], ['pipe-64'])

@@ -3,7 +3,7 @@ cells of the tables made from it.
 
     {"meta": {"repetitions": "3", "cpus": "2", "icount": ..., ...},
      "workloads": {NAME: {"ops": N, "args": "...", "quick": bool}},
-     "samples": [{"kernel": "base"|"patched", "rep": N, "workload": NAME,
+     "samples": [{"kernel": "base"|"patched"|"nokmem", "rep": N, "workload": NAME,
                   "cgroup": "root"|"memcg", "kernel_insns_per_op": X,
                   "ns_per_op": X, ...}],
      "events": [{"kernel", "workload", "cgroup", "per_1000_ops": {probe: X}}]}
@@ -14,7 +14,10 @@ import numbers
 from . import Error
 from .stats import natural
 
-KERNELS = ('base', 'patched')
+# the A/B pair, and the floor: the patched kernel booted with
+# cgroup.memory=nokmem (no kmem accounting), in runs with FLOOR=1
+AB = ('base', 'patched')
+KERNELS = AB + ('nokmem',)
 CGROUPS = ('root', 'memcg')
 
 
@@ -66,7 +69,7 @@ def validate(res, source='results.json', meta=()):
         if not isinstance(s, dict):
             bad(where + ' is not an object')
         for key, ok, want in (
-                ('kernel', lambda v: v in KERNELS, '"base" or "patched"'),
+                ('kernel', lambda v: v in KERNELS, '"base", "patched" or "nokmem"'),
                 ('rep', lambda v: isinstance(v, int) and not isinstance(v, bool), 'an integer'),
                 ('workload', lambda v: isinstance(v, str) and v in res['workloads'],
                  'a workload of "workloads"'),

@@ -24,7 +24,7 @@ def rows(res):
     out = []
     for w in bench.workloads(res):
         cells = {}
-        for k in bench.KERNELS:
+        for k in bench.AB:
             for cg in bench.CGROUPS:
                 cells[k, cg] = bench.by_rep(res, k, w, cg)
                 if not cells[k, cg]:

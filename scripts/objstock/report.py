@@ -131,6 +131,8 @@ def markdown(res):
     L.append('![memcg tax per workload](tax.png)')
     L.append('')
 
+    L += floor_section(res, wls)
+
     if res.get('events'):
         L.append('## Events per 1000 ops (kprobe hits, first repetition)')
         L.append('')
@@ -152,6 +154,46 @@ def markdown(res):
              'a root row tells whether the root cgroup, which does no accounting, pays for it. '
              'Raw samples: results.json (every repetition, both metrics).')
     return L, dat
+
+
+def over(x, f):
+    """(mean(x) / mean(f) - 1) in % and its stddev, propagated from both"""
+    mx, mf = mean(x), mean(f)
+    if not mf:
+        return 0.0, 0.0
+    rel = ((sd(x) / mx) ** 2 + (sd(f) / mf) ** 2) ** 0.5 if mx else 0.0
+    return (mx / mf - 1) * 100, mx / mf * rel * 100
+
+
+def floor_section(res, wls):
+    """the rows over the floor, the patched kernel with cgroup.memory=nokmem
+    (runs with FLOOR=1); none without nokmem samples"""
+    if not any(s['kernel'] == 'nokmem' for s in res['samples']):
+        return []
+    key = 'kernel_insns_per_op'
+    L = ['## Over the floor: the kernel without kmem accounting', '']
+    L.append('The floor is the patched kernel booted with `cgroup.memory=nokmem` (no kmem accounting), '
+             'in the same cgroup, alternated with base and patched in each repetition. "over" is '
+             '(kernel / floor - 1), mean ± stddev propagated from both cells; "memcg cost cut" is how '
+             'much of base\'s memcg cost over the floor the patched kernel removes, '
+             '1 - (patched - floor) / (base - floor).')
+    L.append('')
+    L.append('| workload | cgroup | floor | base over floor | patched over floor | memcg cost cut |')
+    L.append('|---|---|---|---|---|---|')
+    for w in wls:
+        for cg in bench.CGROUPS:
+            f = bench.cell(res, 'nokmem', w, cg, key)
+            a, b = bench.cell(res, 'base', w, cg, key), bench.cell(res, 'patched', w, cg, key)
+            if not f or not a or not b:
+                continue
+            oa, sa = over(a, f)
+            ob, sb = over(b, f)
+            cost = mean(a) - mean(f)
+            cut = '%+.0f%%' % ((1 - (mean(b) - mean(f)) / cost) * 100) if cost > 0 else 'n/a'
+            L.append('| %s | %s | %s | %+.1f%% ± %.1f | %+.1f%% ± %.1f | %s |' % (
+                w, cg, fmt(mean(f), key), oa, sa, ob, sb, cut if cg == 'memcg' else ''))
+    L.append('')
+    return L
 
 
 def panels(dat):
