@@ -221,7 +221,7 @@ python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); del r["workloads
 expect cover-no-workloads 'nowl\.json: no "workloads"' covenv "$tmp/nowl.json" "$TOP/scripts/cover.sh"
 python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); [s.update(kernel="b") for s in r["samples"]]; json.dump(r, open(sys.argv[2], "w"))' \
 	"$TOP/results/2026-11-30-full-r3-final/results.json" "$tmp/nokernel.json"
-expect cover-bad-samples 'nokernel\.json: sample 0: "kernel" is "b", not "base" or "patched"' \
+expect cover-bad-samples 'nokernel\.json: sample 0: "kernel" is "b", not "base", "patched" or "nokmem"' \
 	covenv "$tmp/nokernel.json" "$TOP/scripts/cover.sh"
 check cover-bad-samples-untouched 'the cover letter stays byte-identical' \
 	cmp "$TOP/patches/0000-cover-letter.patch" "$cover"
