@@ -2,13 +2,14 @@
 # bench (guest side): run the selected workloads in the root cgroup and in a
 # child memcg, under churn, whose markers open and close the host plugin's
 # counting windows.  cwd = the run dir shared with the host.
-#   bench.sh CHURN WORKLOADS_FILE EVENTS NAMES...
+#   bench.sh CHURN WORKLOADS_FILE EVENTS PHASES NAMES...
+# PHASES: churn's -p (each window averages over that many obj stock phases).
 # Writes manifest (one line per window, in order: "window name cgroup pass"),
 # churn.out (churn's result lines, same order) and, if EVENTS=1, a second
 # pass with kprobe events whose hit counts go to events.txt.
 set -u
 out=$(pwd)
-churn=$1 wl=$2 events=$3; shift 3
+churn=$1 wl=$2 events=$3 phases=$4; shift 4
 note() { echo "objstock-bench: $*" > /dev/kmsg; }
 finish() { dmesg > "$out/dmesg.txt" 2>/dev/null; echo "$1" > "$out/guest-rc"; exit "$1"; }
 
@@ -34,7 +35,7 @@ run_pass() {
 			echo "$win $name $cg $pass" >> manifest
 			note "$pass $name $cg"
 			# shellcheck disable=SC2086
-			if ! res=$("$churn" -c "$dir" $args 2> "churn.err.$win"); then
+			if ! res=$("$churn" -c "$dir" -p "$phases" $args 2> "churn.err.$win"); then
 				note "workload $name failed: $(tail -1 "churn.err.$win")"
 				finish 3
 			fi
@@ -64,7 +65,7 @@ if [ "$events" = 1 ]; then
 			echo "$win $name $cg events" >> manifest
 			before=$(awk '{print $1, $2}' $T/kprobe_profile | tr '\n' ' ')
 			# shellcheck disable=SC2086
-			"$churn" -c "$dir" $args > /dev/null 2>&1 || { note "workload $name failed (events)"; finish 3; }
+			"$churn" -c "$dir" -p "$phases" $args > /dev/null 2>&1 || { note "workload $name failed (events)"; finish 3; }
 			after=$(awk '{print $1, $2}' $T/kprobe_profile | tr '\n' ' ')
 			echo "$win $name $cg BEFORE $before AFTER $after" >> events.txt
 		done

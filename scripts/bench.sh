@@ -6,7 +6,10 @@
 # Knobs: R (repetitions), QUICK=1 (subset, R=2), WORKLOADS (names or globs),
 # EVENTS (1: a kprobe-event pass in the first repetition), FLOOR (1: a third
 # kernel, the patched one booted with cgroup.memory=nokmem, the floor that
-# root and memcg are measured against), OUT (results dir),
+# root and memcg are measured against), TRAFFIC (1: one more boot of base and
+# of patched with kinsn's data-cache model, cache=on, over TRAFFIC_WORKLOADS,
+# default four workloads), PHASES (churn -p: each window of a single-process
+# workload averages over that many obj stock phases; default 16), OUT (results dir),
 # ICOUNT (QEMU -icount option, default "shift=3,sleep=off"; empty: off),
 # BASE_REV (the "base" kernel: default objstock-base, i.e. Debian's 7.3; any
 # commit of the tree, e.g. to measure the last patches against the rest).
@@ -31,6 +34,8 @@ QUICK=${QUICK:-0}
 R=$((10#${R:-$([ "$QUICK" = 1 ] && echo 2 || echo 3)}))
 EVENTS=${EVENTS:-1}
 FLOOR=${FLOOR:-1}
+TRAFFIC=${TRAFFIC:-1}
+PHASES=$((10#${PHASES:-16}))
 # the kernels booted in each repetition, in this order: nokmem is the patched
 # kernel without kmem accounting (cgroup.memory=nokmem), the floor
 kernels=(base patched)
@@ -41,6 +46,14 @@ wl=$TOP/bench/workloads
 # the workloads: WORKLOADS (space separated names or shell globs) or all/QUICK
 all=$(awk '!/^#/ && NF >= 4 {print $1}' "$wl")
 quick=$(awk '!/^#/ && NF >= 4 && $2 == 1 {print $1}' "$wl")
+# the traffic pass: TRAFFIC_WORKLOADS (names), by default one of each kind
+# (hackbench, small and 4-8 KiB pipe churn, the in-kernel bulk loop): a boot
+# with the cache model took 78-81 s for these four, against 33 s for ten
+# workloads without it
+read -ra traffic_names <<< "${TRAFFIC_WORKLOADS:-hackbench-proc-s100 pipe-16 pipe-64 slab-bulk8-256}"
+for w in "${traffic_names[@]}"; do
+	printf '%s\n' $all | grep -qx -- "$w" || die "unknown TRAFFIC_WORKLOADS workload '$w' (have: $(echo $all))"
+done
 names=()
 if [ -n "${WORKLOADS:-}" ]; then
 	set -f	# globs match workload names, not files
@@ -117,7 +130,9 @@ FAIL_RMDIR+=("$run")
 	echo "qemu_plugin_header $(cat "$CACHE/tools/include/VERSION" 2>/dev/null || echo unknown)"
 	echo "repetitions $R"
 	echo "kernels ${kernels[*]}"
+	[ "$TRAFFIC" = 1 ] && echo "traffic_workloads ${traffic_names[*]}"
 	echo "icount ${ICOUNT:-off}"
+	echo "phases $PHASES"
 	echo "cpus ${CPUS:-2}"
 	echo "workloads ${names[*]}"
 	echo "started $(date -u +%FT%TZ)"
@@ -151,7 +166,7 @@ for ((r = 1; r <= R; r++)); do
 		QEMU_OPTS="${ICOUNT:+-icount $ICOUNT }-plugin $(printf '%q' "$CACHE/tools/libkinsn.so,start=$start,stop=$stop,out=$rd/kinsn.out")" \
 			TIMEOUT=${TIMEOUT:-1800} NUMA=1 APPEND="$append" \
 			"$TOP/scripts/boot.sh" "$kdir/arch/x86/boot/bzImage" "$rd" \
-			"$(printf '%q ' "$TOP/guest/bench.sh" "$CACHE/tools/churn" "$wl" "$ev" "${names[@]}")" &
+			"$(printf '%q ' "$TOP/guest/bench.sh" "$CACHE/tools/churn" "$wl" "$ev" "$PHASES" "${names[@]}")" &
 		bpid=$!
 		progress "$rd/console.log" "$bpid" "$k $r/$R" &
 		ppid=$!
@@ -166,6 +181,25 @@ for ((r = 1; r <= R; r++)); do
 		log bench "repetition $r/$R $k done; ~$(( el * (total - done_boots) / done_boots / 60 )) min left"
 	done
 done
+# the traffic pass: one boot per kernel with the data-cache model on (slower:
+# every guest memory access calls into the plugin), counting per window the
+# kernel's loads, stores, L1D and LLC misses and cross-vCPU transfers
+if [ "$TRAFFIC" = 1 ]; then
+	for k in base patched; do
+		rd=$run/$k-traffic
+		mkdir -p "$rd"
+		t0=$(date +%s)
+		QEMU_OPTS="${ICOUNT:+-icount $ICOUNT }-plugin $(printf '%q' "$CACHE/tools/libkinsn.so,start=$start,stop=$stop,cache=on,out=$rd/kinsn.out")" \
+			TIMEOUT=${TIMEOUT:-3600} NUMA=1 APPEND="kunit.enable=0" \
+			"$TOP/scripts/boot.sh" "${objdir[$k]}/arch/x86/boot/bzImage" "$rd" \
+			"$(printf '%q ' "$TOP/guest/bench.sh" "$CACHE/tools/churn" "$wl" 0 "$PHASES" "${traffic_names[@]}")" || {
+			rc=$?
+			[ "$rc" != "$DIE_STATUS" ] || exit "$rc"
+			die "$k kernel, traffic pass: the guest's bench exited $rc (see $rd)"
+		}
+		log bench "traffic pass $k done in $(( $(date +%s) - t0 ))s (${#traffic_names[@]} workloads)"
+	done
+fi
 echo "finished $(date -u +%FT%TZ)" >> "$run/meta.txt"
 
 OUT=${OUT:-$TOP/results/latest}

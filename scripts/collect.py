@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""collect RUNDIR WORKLOADS: one bench run (RUNDIR/{base,patched,nokmem}-R/) -> JSON.
+"""collect RUNDIR WORKLOADS: one bench run (RUNDIR/{base,patched,nokmem}-R/ and
+RUNDIR/{base,patched}-traffic/, the cache-model pass) -> JSON.
 
 Each guest run dir holds: manifest ('window name cgroup pass'), churn.out
 ('window churn mode=.. iters=.. ns=.. ns_per_op=..'), kinsn.out (the plugin:
@@ -24,8 +25,48 @@ for line in open(os.path.join(rundir, 'meta.txt')):
     k, _, v = line.rstrip('\n').partition(' ')
     meta[k] = v
 
-samples, events = [], []
+TRAFFIC_KEYS = ('loads', 'stores', 'l1d_miss', 'llc_miss', 'xfer', 'cost')
+
+
+def traffic(rd, kernel):
+    """a traffic-pass boot (cache=on): per window, the model's counts per op;
+    and the model line the plugin wrote first"""
+    manifest = {}
+    for line in open(os.path.join(rd, 'manifest')):
+        w, name, cg, pas = line.split()
+        manifest[int(w)] = (name, cg, pas)
+    out, model = [], None
+    for line in open(os.path.join(rd, 'kinsn.out')):
+        f = line.split()
+        if f and f[0] == 'kinsn-cache':
+            model = ' '.join(f[1:])
+        if len(f) < 4 or f[0] != 'window' or int(f[1]) not in manifest:
+            continue
+        v = {f[i]: int(f[i + 1]) for i in range(2, len(f) - 1, 2)}
+        name, cg, pas = manifest[int(f[1])]
+        if pas != 'count':
+            continue
+        if any(k not in v for k in TRAFFIC_KEYS):
+            sys.exit('collect: %s: window %s has no cache-model counts (cache=on?)' % (rd, f[1]))
+        ops = workloads[name]['ops']
+        t = {'kernel': kernel, 'workload': name, 'cgroup': cg,
+             'kernel_insns_per_op': v['kernel_insns'] / ops}
+        t.update({k + '_per_op': v[k] / ops for k in TRAFFIC_KEYS})
+        out.append(t)
+    if len(out) != sum(1 for n, c, p in manifest.values() if p == 'count'):
+        sys.exit('collect: %s: a window of the traffic pass has no count' % rd)
+    return out, model
+
+
+samples, events, traffic_rows, models = [], [], [], set()
 for d in sorted(os.listdir(rundir)):
+    m = re.match(r'^(base|patched)-traffic$', d)
+    if m:
+        rows, model = traffic(os.path.join(rundir, d), m.group(1))
+        traffic_rows += rows
+        if model:
+            models.add(model)
+        continue
     m = re.match(r'^(base|patched|nokmem)-(\d+)$', d)
     if not m:
         continue
@@ -79,5 +120,11 @@ for d in sorted(os.listdir(rundir)):
 
 if not samples:
     sys.exit('collect: no samples in %s' % rundir)
-json.dump({'meta': meta, 'workloads': workloads, 'samples': samples, 'events': events},
-          sys.stdout, indent=1, sort_keys=True)
+if len(models) > 1:
+    sys.exit('collect: the traffic boots ran different cache models: %s' % ' | '.join(sorted(models)))
+if models:
+    meta['traffic_model'] = models.pop()
+res = {'meta': meta, 'workloads': workloads, 'samples': samples, 'events': events}
+if traffic_rows:
+    res['traffic'] = traffic_rows
+json.dump(res, sys.stdout, indent=1, sort_keys=True)

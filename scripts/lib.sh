@@ -264,6 +264,8 @@ check_knobs() {
 		done
 	fi
 	knob_pos R "repetitions"
+	knob_pos PHASES "obj stock phases per window, at most 64"
+	[ -z "${PHASES:-}" ] || [ "$((10#$PHASES))" -le 64 ] || knob_bad PHASES "at most 64"
 	knob_01 QUICK
 	knob_pos JOBS
 	if [ -n "${BASE_REV:-}" ]; then
@@ -273,6 +275,7 @@ check_knobs() {
 	fi
 	knob_01 EVENTS
 	knob_01 FLOOR
+	knob_01 TRAFFIC
 	knob_01 DEBUG
 	knob_01 FORCE
 	knob_01 HARNESS_TESTS

@@ -28,7 +28,7 @@ def named_run():
 # the committed runs whose report.md the current report.py wrote (older ones
 # predate later changes of the report's text)
 REPORTED = ['2026-11-30-full-r3-final', '2026-12-01-hackbench-hostwall-r8', '2026-12-01-v2-cold-r3',
-            '2026-12-01-fastpath-quick-r2']
+            '2026-12-01-fastpath-quick-r2', '2026-12-02-v2-floor-r3']
 
 
 def load(path):
@@ -198,3 +198,73 @@ class Floor(unittest.TestCase):
 
     def test_cover_ignores_the_floor(self):
         self.assertEqual([r[0] for r in cover.rows(self.res())], ['pipe-64'])
+
+
+class Traffic(unittest.TestCase):
+    """TRAFFIC=1 runs: collect.py reads the cache-model boots
+    ({base,patched}-traffic/) into "traffic", and report.md gets its table"""
+    MODEL = 'line 64 l1d_size 32768 l1d_assoc 8 llc_size 2097152 llc_assoc 16 lat_l1d 14 lat_llc 200 lat_xfer 100 count kernel'
+
+    def rundir(self, d, model2=None):
+        ops = 20000     # pipe-64's ops in bench/workloads
+        with open(os.path.join(d, 'meta.txt'), 'w') as f:
+            f.write('repetitions 1\ncpus 2\n')
+        for k, base in (('base', 3000), ('patched', 2000)):
+            for sub, cache in ((k + '-1', False), (k + '-traffic', True)):
+                os.makedirs(os.path.join(d, sub))
+                with open(os.path.join(d, sub, 'manifest'), 'w') as f:
+                    f.write('1 pipe-64 root count\n2 pipe-64 memcg count\n')
+                with open(os.path.join(d, sub, 'churn.out'), 'w') as f:
+                    f.write('1 churn ns=1\n2 churn ns=1\n')
+                with open(os.path.join(d, sub, 'kinsn.out'), 'w') as f:
+                    if cache:
+                        f.write('kinsn-cache %s\n' % (model2 if model2 and k == 'patched' else self.MODEL))
+                    for w, cg in ((1, 0), (2, 1)):
+                        insns = (1000 + cg * base) * ops
+                        line = 'window %d kernel_insns %d user_insns 0 host_ns 5' % (w, insns)
+                        if cache:
+                            line += ' loads %d stores %d l1d_miss %d llc_miss %d xfer %d cost %d' % (
+                                400 * ops, 200 * ops, (10 + cg * base // 100) * ops, ops,
+                                (1 + cg * base // 1000) * ops, (2000 + cg * base) * ops)
+                        f.write(line + '\n')
+        return d
+
+    def collect(self, d):
+        r = subprocess.run([sys.executable, os.path.join(TOP, 'scripts', 'collect.py'), d,
+                            os.path.join(TOP, 'bench', 'workloads')], capture_output=True, text=True)
+        return r
+
+    def test_collected_and_reported(self):
+        with tempfile.TemporaryDirectory() as d:
+            r = self.collect(self.rundir(d))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            res = bench.validate(json.loads(r.stdout))
+        self.assertEqual(res['meta']['traffic_model'], self.MODEL)
+        self.assertEqual(len(res['traffic']), 4)
+        L, _ = report.markdown(res)
+        self.assertIn('## Memory traffic per op (modeled)', L)
+        self.assertIn('| pipe-64 | memcg | 40.00 | 30.00 | 1.000 | 1.000 | 4.000 | 3.000 | 5000 | 4000 | -20.0% |', L)
+        self.assertIn('| pipe-64 | 3000 | 2000 | +33% | 3.000 | 2.000 |', L)
+
+    def test_two_models_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            r = self.collect(self.rundir(d, model2=self.MODEL.replace('lat_xfer 100', 'lat_xfer 50')))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('different cache models', r.stderr)
+
+    def test_window_without_model_counts(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.rundir(d)
+            p = os.path.join(d, 'base-traffic', 'kinsn.out')
+            lines = open(p).read().splitlines()
+            with open(p, 'w') as f:
+                f.write('\n'.join(lines[:2] + [' '.join(lines[2].split()[:8])]) + '\n')
+            r = self.collect(d)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('has no cache-model counts', r.stderr)
+
+    def test_bad_traffic_entry(self):
+        res = load(os.path.join(FINAL, 'results.json'))
+        res['traffic'] = [{'kernel': 'base', 'workload': 'pipe-64', 'cgroup': 'root'}]
+        with self.assertRaisesRegex(Error, 'traffic 0 lacks'):
+            bench.validate(res)

@@ -4,29 +4,107 @@
  * base and the patched bench kernels by scripts/bench.sh (it is not part of
  * the series).  In the memcg of the task that writes it:
  *
- *   echo "N SIZE ITERS [SINGLE]" > /sys/kernel/debug/objstock_slab_bench
+ *   echo "N SIZE ITERS [SINGLE [PHASES]]" > /sys/kernel/debug/objstock_slab_bench
  *
  * runs ITERS times kmem_cache_alloc_bulk() and kmem_cache_free_bulk() of N
  * objects of a SLAB_ACCOUNT cache of SIZE bytes (SINGLE=1: N
  * kmem_cache_alloc() then N kmem_cache_free() calls instead) and logs
- * "objstock_slab_bench n=N size=SIZE iters=ITERS single=S ns=NS".  The host
- * counts guest instructions around the write (tools/kinsn).  One cache per
- * size is created at the first write of that size and kept.
+ * "objstock_slab_bench n=N size=SIZE iters=ITERS single=S phases=P ns=NS".
+ * The host counts guest instructions around the write (tools/kinsn).  One
+ * cache per size is created at the first write of that size and kept.
+ *
+ * PHASES (default 1): the ITERS are run in P equal parts, part k with
+ * k * PAGE_SIZE / P bytes held charged to the task's objcg (see the phase
+ * file below), so that the count is an average over P evenly spaced phases
+ * of the obj stock's sub-page byte count instead of whatever phase the
+ * boot's history left.
+ *
+ *   echo BYTES > /sys/kernel/debug/objstock_phase
+ *
+ * charges BYTES to the writing task's objcg with obj_cgroup_charge() and
+ * holds them (0: uncharges what is held).  Why: a CPU's obj stock slot keeps
+ * the objcg's charged-but-unused bytes; charges and frees that add up to
+ * zero leave that count's value modulo PAGE_SIZE unchanged (pages come and
+ * go whole), and whether a charge/free cycle crosses a page boundary, and so
+ * charges and uncharges a page every op, depends on it.  Holding k bytes
+ * moves it by -k.  Userspace workloads pinned to one CPU write k before each
+ * part of their loop, as the slab loop above does inside the kernel.  In the
+ * root cgroup and with cgroup.memory=nokmem there is no objcg: a no-op.
  */
 #include <linux/debugfs.h>
 #include <linux/init.h>
 #include <linux/ktime.h>
+#include <linux/memcontrol.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #define OB_MAX_N	1024
 #define OB_NR_CACHES	8
+#define OB_MAX_PHASES	64
 
 static DEFINE_MUTEX(ob_lock);
 static struct kmem_cache *ob_caches[OB_NR_CACHES];
 static unsigned int ob_sizes[OB_NR_CACHES];
 static void *ob_objs[OB_MAX_N];
+
+/* the bytes held by the phase file: one holder at a time */
+static DEFINE_MUTEX(ob_phase_lock);
+static struct obj_cgroup *ob_phase_objcg;
+static size_t ob_phase_bytes;
+
+static void ob_release(void)
+{
+	if (ob_phase_objcg) {
+		obj_cgroup_uncharge(ob_phase_objcg, ob_phase_bytes);
+		obj_cgroup_put(ob_phase_objcg);
+	}
+	ob_phase_objcg = NULL;
+	ob_phase_bytes = 0;
+}
+
+/* release what is held, then hold @bytes for the current task's objcg */
+static int ob_hold(size_t bytes)
+{
+	struct obj_cgroup *objcg;
+	int ret;
+
+	ob_release();
+	if (!bytes)
+		return 0;
+	objcg = get_obj_cgroup_from_current();
+	if (!objcg)
+		return 0;
+	if (obj_cgroup_is_root(objcg)) {
+		obj_cgroup_put(objcg);
+		return 0;
+	}
+	ret = obj_cgroup_charge(objcg, GFP_KERNEL, bytes);
+	if (ret) {
+		obj_cgroup_put(objcg);
+		return ret;
+	}
+	ob_phase_objcg = objcg;
+	ob_phase_bytes = bytes;
+	return 0;
+}
+
+static ssize_t ob_phase_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	unsigned int bytes;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, count, 10, &bytes);
+	if (ret)
+		return ret;
+	if (bytes >= PAGE_SIZE)
+		return -EINVAL;
+	mutex_lock(&ob_phase_lock);
+	ret = ob_hold(bytes);
+	mutex_unlock(&ob_phase_lock);
+	return ret ? ret : count;
+}
 
 static struct kmem_cache *ob_cache(unsigned int size)
 {
@@ -47,7 +125,7 @@ static struct kmem_cache *ob_cache(unsigned int size)
 static ssize_t ob_write(struct file *file, const char __user *ubuf,
 			size_t count, loff_t *ppos)
 {
-	unsigned int n, size, iters, single = 0, i, j;
+	unsigned int n, size, iters, single = 0, phases = 1, i, j, k;
 	struct kmem_cache *cache;
 	ssize_t ret = count;
 	char buf[64];
@@ -58,37 +136,47 @@ static ssize_t ob_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	if (sscanf(buf, "%u %u %u %u", &n, &size, &iters, &single) < 3 ||
-	    !n || n > OB_MAX_N || !size || size > KMALLOC_MAX_CACHE_SIZE)
+	if (sscanf(buf, "%u %u %u %u %u", &n, &size, &iters, &single, &phases) < 3 ||
+	    !n || n > OB_MAX_N || !size || size > KMALLOC_MAX_CACHE_SIZE ||
+	    !phases || phases > OB_MAX_PHASES || iters % phases)
 		return -EINVAL;
 
 	mutex_lock(&ob_lock);
+	mutex_lock(&ob_phase_lock);
 	cache = ob_cache(size);
 	if (!cache) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	t0 = ktime_get_ns();
-	for (i = 0; i < iters && single; i++) {
-		for (j = 0; j < n; j++) {
-			ob_objs[j] = kmem_cache_alloc(cache, GFP_KERNEL);
-			if (!ob_objs[j])
-				break;
-		}
-		while (j)
-			kmem_cache_free(cache, ob_objs[--j]);
-	}
-	for (i = 0; i < iters && !single; i++) {
-		if (!kmem_cache_alloc_bulk(cache, GFP_KERNEL, n, ob_objs)) {
+	for (k = 0; k < phases; k++) {
+		if (phases > 1 && ob_hold(k * PAGE_SIZE / phases)) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		kmem_cache_free_bulk(cache, n, ob_objs);
+		for (i = 0; i < iters / phases && single; i++) {
+			for (j = 0; j < n; j++) {
+				ob_objs[j] = kmem_cache_alloc(cache, GFP_KERNEL);
+				if (!ob_objs[j])
+					break;
+			}
+			while (j)
+				kmem_cache_free(cache, ob_objs[--j]);
+		}
+		for (i = 0; i < iters / phases && !single; i++) {
+			if (!kmem_cache_alloc_bulk(cache, GFP_KERNEL, n, ob_objs)) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			kmem_cache_free_bulk(cache, n, ob_objs);
+		}
 	}
 	t1 = ktime_get_ns();
-	pr_info("objstock_slab_bench n=%u size=%u iters=%u single=%u ns=%llu\n",
-		n, size, iters, !!single, t1 - t0);
+	pr_info("objstock_slab_bench n=%u size=%u iters=%u single=%u phases=%u ns=%llu\n",
+		n, size, iters, !!single, phases, t1 - t0);
 out:
+	ob_release();
+	mutex_unlock(&ob_phase_lock);
 	mutex_unlock(&ob_lock);
 	return ret;
 }
@@ -98,9 +186,15 @@ static const struct file_operations ob_fops = {
 	.llseek = noop_llseek,
 };
 
+static const struct file_operations ob_phase_fops = {
+	.write = ob_phase_write,
+	.llseek = noop_llseek,
+};
+
 static int __init ob_init(void)
 {
 	debugfs_create_file("objstock_slab_bench", 0200, NULL, NULL, &ob_fops);
+	debugfs_create_file("objstock_phase", 0200, NULL, NULL, &ob_phase_fops);
 	return 0;
 }
 late_initcall(ob_init);

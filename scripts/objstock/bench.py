@@ -6,7 +6,9 @@ cells of the tables made from it.
      "samples": [{"kernel": "base"|"patched"|"nokmem", "rep": N, "workload": NAME,
                   "cgroup": "root"|"memcg", "kernel_insns_per_op": X,
                   "ns_per_op": X, ...}],
-     "events": [{"kernel", "workload", "cgroup", "per_1000_ops": {probe: X}}]}
+     "events": [{"kernel", "workload", "cgroup", "per_1000_ops": {probe: X}}],
+     "traffic": [{"kernel", "workload", "cgroup", "kernel_insns_per_op",
+                  "loads_per_op", ..., "cost_per_op"}]}   (TRAFFIC=1 runs)
 """
 import json
 import numbers
@@ -18,6 +20,8 @@ from .stats import natural
 # cgroup.memory=nokmem (no kmem accounting), in runs with FLOOR=1
 AB = ('base', 'patched')
 KERNELS = AB + ('nokmem',)
+# what the traffic pass (kinsn cache=on) counts per op, kernel accesses only
+TRAFFIC = ('loads', 'stores', 'l1d_miss', 'llc_miss', 'xfer', 'cost')
 CGROUPS = ('root', 'memcg')
 
 
@@ -80,6 +84,12 @@ def validate(res, source='results.json', meta=()):
                 bad('%s has no "%s"' % (where, key))
             if not ok(s[key]):
                 bad('%s: "%s" is %s, not %s' % (where, key, json.dumps(s[key])[:40], want))
+    for i, t in enumerate(res.get('traffic') or []):
+        if not isinstance(t, dict) or t.get('kernel') not in AB or t.get('cgroup') not in CGROUPS \
+                or t.get('workload') not in res['workloads'] \
+                or not all(_number(t.get(k + '_per_op')) for k in TRAFFIC):
+            bad('traffic %d lacks kernel, workload, cgroup or a number of %s'
+                % (i, ', '.join(k + '_per_op' for k in TRAFFIC)))
     for i, e in enumerate(res.get('events') or []):
         if not isinstance(e, dict) or not isinstance(e.get('per_1000_ops'), dict) or \
                 any(k not in e for k in ('kernel', 'workload', 'cgroup')):

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 
 from . import Error, bench
-from .stats import mean, sd, welch
+from .stats import mean, natural, sd, welch
 
 
 def marks(a, b):
@@ -132,6 +132,7 @@ def markdown(res):
     L.append('')
 
     L += floor_section(res, wls)
+    L += traffic_section(res, wls)
 
     if res.get('events'):
         L.append('## Events per 1000 ops (kprobe hits, first repetition)')
@@ -193,6 +194,56 @@ def floor_section(res, wls):
             L.append('| %s | %s | %s | %+.1f%% ± %.1f | %+.1f%% ± %.1f | %s |' % (
                 w, cg, fmt(mean(f), key), oa, sa, ob, sb, cut if cg == 'memcg' else ''))
     L.append('')
+    return L
+
+
+def traffic_section(res, wls):
+    """the traffic pass (TRAFFIC=1): the cache model's events per op, one
+    boot of each kernel; none without it"""
+    rows = {(t['kernel'], t['workload'], t['cgroup']): t for t in res.get('traffic') or []}
+    if not rows:
+        return []
+    # the pass has workloads of its own (TRAFFIC_WORKLOADS)
+    wls = sorted({w for _, w, _ in rows}, key=natural)
+    L = ['## Memory traffic per op (modeled)', '']
+    L.append('One boot of each kernel with the kinsn plugin\'s data-cache model (`cache=on`): every guest '
+             'memory access drives a per-vCPU L1D, a shared LLC and a coherence directory per 64-byte '
+             'line of guest physical memory; counted are the kernel\'s accesses between the markers. '
+             'xfer: cross-vCPU transfers (a miss on a line another vCPU wrote last, or a store that '
+             'invalidates other vCPUs\' copies). cost = instructions + the latencies below x the events. '
+             'Model: `%s`. The instruction rows above stay the exact measure; these are a model, one '
+             'boot, no spread.' % res['meta'].get('traffic_model', '?'))
+    L.append('')
+    L.append('| workload | cgroup | L1D miss base | patched | LLC miss base | patched | xfer base | patched '
+             '| cost base | patched | cost delta |')
+    L.append('|---|---|---|---|---|---|---|---|---|---|---|')
+    taxes = []
+    for w in wls:
+        for cg in bench.CGROUPS:
+            a, b = rows.get(('base', w, cg)), rows.get(('patched', w, cg))
+            if not a or not b:
+                continue
+            L.append('| %s | %s | %.2f | %.2f | %.3f | %.3f | %.3f | %.3f | %.0f | %.0f | %+.1f%% |' % (
+                w, cg, a['l1d_miss_per_op'], b['l1d_miss_per_op'], a['llc_miss_per_op'],
+                b['llc_miss_per_op'], a['xfer_per_op'], b['xfer_per_op'], a['cost_per_op'],
+                b['cost_per_op'], (b['cost_per_op'] / a['cost_per_op'] - 1) * 100
+                if a['cost_per_op'] else 0))
+        k = [rows.get((kk, w, cg)) for kk in ('base', 'patched') for cg in bench.CGROUPS]
+        if all(k):
+            taxes.append((w, k[1]['cost_per_op'] - k[0]['cost_per_op'],
+                          k[3]['cost_per_op'] - k[2]['cost_per_op'],
+                          k[1]['xfer_per_op'] - k[0]['xfer_per_op'],
+                          k[3]['xfer_per_op'] - k[2]['xfer_per_op']))
+    L.append('')
+    if taxes:
+        L.append('Modeled memcg tax (memcg minus root of the same boot), cost and transfers per op:')
+        L.append('')
+        L.append('| workload | cost tax base | patched | cut | xfer tax base | patched |')
+        L.append('|---|---|---|---|---|---|')
+        for w, cb, cp, xb, xp in taxes:
+            L.append('| %s | %.0f | %.0f | %s | %.3f | %.3f |' % (
+                w, cb, cp, '%+.0f%%' % ((1 - cp / cb) * 100) if cb > 0 else 'n/a', xb, xp))
+        L.append('')
     return L
 
 

@@ -1,7 +1,7 @@
 /*
  * churn: small guest workloads for the objstock benchmark, one static binary.
  *
- *   churn [-c CGROUP_DIR] pipe NPAGES ITERS     F_SETPIPE_SZ NPAGES pages <-> 1 page
+ *   churn [-c CGROUP_DIR] [-p PHASES] pipe NPAGES ITERS     F_SETPIPE_SZ NPAGES pages <-> 1 page
  *   churn [-c CGROUP_DIR] xattr BYTES ITERS [DIR]  setxattr+removexattr on a file in
  *                                 DIR (default /tmp; warns if DIR is not a tmpfs: under
  *                                 virtme-ng /tmp is an overlay, use a tmpfs mount)
@@ -16,6 +16,23 @@
  *
  * -c CGROUP_DIR: first move this process into CGROUP_DIR (writes its pid to
  * CGROUP_DIR/cgroup.procs); absent or empty: stay in the current cgroup.
+ *
+ * -p PHASES (default 1; ITERS must be a multiple): run the measured loop in
+ * PHASES equal parts, part k with k * PAGE_SIZE / PHASES bytes held charged
+ * to the memcg by the bench kernel's /sys/kernel/debug/objstock_phase
+ * (bench/kernel/objstock_bench.c; the slab mode passes PHASES to the kernel
+ * loop instead).  A CPU's obj stock keeps the memcg's charged-but-unused
+ * bytes, and whether a charge/free cycle charges and uncharges a page every
+ * op depends on that count modulo PAGE_SIZE, which charge/free cycles that
+ * add up to zero never change: one window measured one phase, set by
+ * whatever the boot allocated before, and 7.3's memcg cells jumped between
+ * levels from boot to boot (pipe-16: 2306, 2693 or 3067 instructions per
+ * op).  The parts average over evenly spaced phases.  The 2 * PHASES writes
+ * fall inside the window (a few thousand instructions each, in both cgroups).
+ *
+ * The pipe, xattr, mmap and slab modes pin themselves to CPU 0 (the phase is
+ * per CPU, and a migration would change which CPU's stock serves the loop);
+ * run does not pin (hackbench spreads over the CPUs).
  *
  * churn re-executes itself once with ASLR off (personality ADDR_NO_RANDOMIZE,
  * inherited by "run"'s CMD): a random address-space layout changes the maple
@@ -43,6 +60,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sched.h>
 #include <sys/personality.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
@@ -54,6 +72,8 @@
 #define MMAP_SIZE (128UL << 20)
 #define XATTR_NAME "user.objstock"
 #define TMPFS_MAGIC 0x01021994
+#define PHASE_FILE "/sys/kernel/debug/objstock_phase"
+#define MAX_PHASES 64
 
 /* Marker functions: not inlined, not merged (distinct bodies), visible in nm. */
 volatile int churn_marker;
@@ -100,6 +120,51 @@ static long long now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static unsigned long phases = 1;
+static int phase_fd = -1;
+
+/* hold BYTES charged to our memcg (0: none); see -p above */
+static void phase_hold(unsigned long bytes)
+{
+	char buf[32];
+	int len = snprintf(buf, sizeof(buf), "%lu", bytes);
+
+	if (phase_fd < 0)
+		return;
+	if (write(phase_fd, buf, len) != len)
+		die("write %s to %s: %s", buf, PHASE_FILE, strerror(errno));
+}
+
+/* part k of the measured loop starts: hold its phase's bytes */
+static void phase_part(unsigned long k)
+{
+	if (phases > 1)
+		phase_hold(k * (unsigned long)sysconf(_SC_PAGESIZE) / phases);
+}
+
+/* one CPU for the single-process modes: the phase is per CPU */
+static void pin_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity(CPU 0): %s", strerror(errno));
+}
+
+static void phase_open(unsigned long iters, int kernel_loop)
+{
+	if (iters % phases)
+		die("ITERS %lu is not a multiple of -p %lu", iters, phases);
+	if (phases == 1 || kernel_loop)
+		return;
+	phase_fd = open(PHASE_FILE, O_WRONLY);
+	if (phase_fd < 0)
+		die("-p %lu needs %s: %s (a kernel without bench/kernel/objstock_bench.c, or no debugfs)",
+		    phases, PHASE_FILE, strerror(errno));
 }
 
 static unsigned long warmup(unsigned long iters)
@@ -152,14 +217,19 @@ static void mode_pipe(int argc, char **argv)
 	if (npages > (1UL << 18))
 		die("NPAGES %lu is too large", npages);
 	big = (int)(npages * 4096);
+	phase_open(iters, 0);
 	if (pipe(fds))
 		die("pipe: %s", strerror(errno));
 	for (i = 0; i < warmup(iters); i++)
 		got = pipe_cycle(fds[1], big);
 	t0 = now_ns();
 	bench_start();
-	for (i = 0; i < iters; i++)
+	for (i = 0; i < iters; i++) {
+		if (i % (iters / phases) == 0)
+			phase_part(i / (iters / phases));
 		pipe_cycle(fds[1], big);
+	}
+	phase_part(0);
 	bench_stop();
 	t1 = now_ns();
 	report("pipe", (unsigned long)got / 4096 * PIPE_BUFFER_SIZE, iters, t1 - t0);
@@ -189,6 +259,7 @@ static void mode_xattr(int argc, char **argv)
 	dir = argc == 3 ? argv[2] : "/tmp";
 	if (bytes > 65536)
 		die("BYTES %lu exceeds the 64 KiB xattr limit", bytes);
+	phase_open(iters, 0);
 	buf = malloc(bytes);
 	if (!buf)
 		die("out of memory");
@@ -212,8 +283,12 @@ static void mode_xattr(int argc, char **argv)
 		xattr_cycle(fd, buf, bytes);
 	t0 = now_ns();
 	bench_start();
-	for (i = 0; i < iters; i++)
+	for (i = 0; i < iters; i++) {
+		if (i % (iters / phases) == 0)
+			phase_part(i / (iters / phases));
 		xattr_cycle(fd, buf, bytes);
+	}
+	phase_part(0);
 	bench_stop();
 	t1 = now_ns();
 	close(fd);
@@ -238,12 +313,17 @@ static void mode_mmap(int argc, char **argv)
 	if (argc != 1)
 		die("usage: churn mmap ITERS");
 	iters = number("ITERS", argv[0]);
+	phase_open(iters, 0);
 	for (i = 0; i < warmup(iters); i++)
 		mmap_cycle();
 	t0 = now_ns();
 	bench_start();
-	for (i = 0; i < iters; i++)
+	for (i = 0; i < iters; i++) {
+		if (i % (iters / phases) == 0)
+			phase_part(i / (iters / phases));
 		mmap_cycle();
+	}
+	phase_part(0);
 	bench_stop();
 	t1 = now_ns();
 	report("mmap", MMAP_SIZE, iters, t1 - t0);
@@ -272,12 +352,13 @@ static void mode_slab(int argc, char **argv)
 	single = argc == 4;
 	if (single && strcmp(argv[3], "single"))
 		die("churn slab: 4th argument must be 'single', not '%s'", argv[3]);
+	phase_open(iters, 1);
 	fd = open(SLAB_BENCH, O_WRONLY);
 	if (fd < 0)
 		die("%s: %s (a kernel without bench/kernel/objstock_bench.c, or no debugfs)",
 		    SLAB_BENCH, strerror(errno));
 	snprintf(warm, sizeof(warm), "%lu %lu %lu %d", n, size, warmup(iters), single);
-	snprintf(cmd, sizeof(cmd), "%lu %lu %lu %d", n, size, iters, single);
+	snprintf(cmd, sizeof(cmd), "%lu %lu %lu %d %lu", n, size, iters, single, phases);
 	slab_write(fd, warm);	/* creates the cache, fills the sheaves */
 	t0 = now_ns();
 	bench_start();
@@ -356,16 +437,23 @@ int main(int argc, char **argv)
 	no_aslr(argv);
 
 	opterr = 0;
-	while ((opt = getopt(argc, argv, "+c:")) != -1) {
-		if (opt != 'c')
-			die("usage: churn [-c CGROUP_DIR] pipe|xattr|mmap|run|slab ...");
-		cgroup = optarg;
+	while ((opt = getopt(argc, argv, "+c:p:")) != -1) {
+		if (opt == 'c')
+			cgroup = optarg;
+		else if (opt == 'p')
+			phases = number("PHASES", optarg);
+		else
+			die("usage: churn [-c CGROUP_DIR] [-p PHASES] pipe|xattr|mmap|run|slab ...");
 	}
+	if (phases > MAX_PHASES)
+		die("-p %lu: at most %d phases", phases, MAX_PHASES);
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)
-		die("usage: churn [-c CGROUP_DIR] pipe|xattr|mmap|run|slab ...");
+		die("usage: churn [-c CGROUP_DIR] [-p PHASES] pipe|xattr|mmap|run|slab ...");
 	join_cgroup(cgroup);
+	if (strcmp(argv[0], "run"))
+		pin_cpu0();
 	if (!strcmp(argv[0], "pipe"))
 		mode_pipe(argc - 1, argv + 1);
 	else if (!strcmp(argv[0], "xattr"))
