@@ -35,7 +35,7 @@ run_pass() {
 			echo "$win $name $cg $pass" >> manifest
 			note "$pass $name $cg"
 			# shellcheck disable=SC2086
-			if ! res=$("$churn" -c "$dir" -p "$phases" $args 2> "churn.err.$win"); then
+			if ! res=$("$churn" -c "$dir" -p "$phases" -s $args 2> "churn.err.$win"); then
 				note "workload $name failed: $(tail -1 "churn.err.$win")"
 				finish 3
 			fi
@@ -65,7 +65,7 @@ if [ "$events" = 1 ]; then
 			echo "$win $name $cg events" >> manifest
 			before=$(awk '{print $1, $2}' $T/kprobe_profile | tr '\n' ' ')
 			# shellcheck disable=SC2086
-			"$churn" -c "$dir" -p "$phases" $args > /dev/null 2>&1 || { note "workload $name failed (events)"; finish 3; }
+			"$churn" -c "$dir" -p "$phases" -s $args > /dev/null 2>&1 || { note "workload $name failed (events)"; finish 3; }
 			after=$(awk '{print $1, $2}' $T/kprobe_profile | tr '\n' ' ')
 			echo "$win $name $cg BEFORE $before AFTER $after" >> events.txt
 		done

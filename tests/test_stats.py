@@ -18,7 +18,7 @@ import math
 import unittest
 
 import stats                    # scripts/stats.py, what report.py and cover-numbers.py import
-from objstock.stats import betai, mean, natural, sd, var, welch
+from objstock.stats import betai, cut_interval, halfwidth, mean, natural, sd, tq, var, welch
 
 
 def t_df(x, y):
@@ -89,3 +89,30 @@ class Describe(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class Intervals(unittest.TestCase):
+    """tq (Student's t quantiles), halfwidth and cut_interval"""
+    def test_t_table(self):
+        # two-sided 95% quantiles of Student's t (any t table): df 1, 2, 4, 10, 30
+        for df, t in ((1, 12.706), (2, 4.303), (4, 2.776), (10, 2.228), (30, 2.042)):
+            self.assertAlmostEqual(tq(df), t, places=3)
+        # closed form for df = 2: t = sqrt(2 / (p (2 - p)) - 2)... p = 0.01 -> 9.925
+        self.assertAlmostEqual(tq(2, 0.01), 9.925, places=3)
+
+    def test_halfwidth(self):
+        x = [10.0, 12.0, 14.0]          # sd 2, n 3: 4.303 * 2 / sqrt(3)
+        self.assertAlmostEqual(halfwidth(x), 4.303 * 2 / math.sqrt(3), places=2)
+        self.assertIsNone(halfwidth([5.0]))
+
+    def test_cut_interval(self):
+        # no spread: the cut exactly, a zero interval
+        self.assertEqual(cut_interval([100.0, 100.0], [60.0, 60.0]), (40.0, 0.0))
+        # only base spreads: df = n - 1 = 2, r = 0.6, relative se of base = sd / sqrt(n) / mean
+        cut, hw = cut_interval([90.0, 100.0, 110.0], [60.0, 60.0, 60.0])
+        self.assertAlmostEqual(cut, 40.0)
+        self.assertAlmostEqual(hw, 4.303 * 0.6 * (10 / math.sqrt(3) / 100) * 100, places=1)
+        # a wider spread gives a wider interval
+        self.assertGreater(cut_interval([80.0, 100.0, 120.0], [60.0, 60.0, 60.0])[1], hw)
+        self.assertEqual(cut_interval([0.0, 0.0], [1.0, 2.0]), (None, None))
+        self.assertEqual(cut_interval([100.0], [50.0]), (50.0, None))

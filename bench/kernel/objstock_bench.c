@@ -30,12 +30,22 @@
  * moves it by -k.  Userspace workloads pinned to one CPU write k before each
  * part of their loop, as the slab loop above does inside the kernel.  In the
  * root cgroup and with cgroup.memory=nokmem there is no objcg: a no-op.
+ *
+ *   echo 1 > /sys/kernel/debug/objstock_rcu_barrier
+ *
+ * waits for every kfree_rcu()/kvfree_rcu() batch and RCU sheaf
+ * (kvfree_rcu_barrier()) and every call_rcu() callback (rcu_barrier()) queued
+ * so far to have run.  Workloads whose frees go through RCU (tmpfs xattrs:
+ * call_rcu; maple nodes: kfree_rcu) write it before opening and before
+ * closing their window, so that the window counts the frees of its own
+ * objects, not of the warm-up's or the previous workload's.
  */
 #include <linux/debugfs.h>
 #include <linux/init.h>
 #include <linux/ktime.h>
 #include <linux/memcontrol.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -181,6 +191,14 @@ out:
 	return ret;
 }
 
+static ssize_t ob_barrier_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	kvfree_rcu_barrier();
+	rcu_barrier();
+	return count;
+}
+
 static const struct file_operations ob_fops = {
 	.write = ob_write,
 	.llseek = noop_llseek,
@@ -191,10 +209,16 @@ static const struct file_operations ob_phase_fops = {
 	.llseek = noop_llseek,
 };
 
+static const struct file_operations ob_barrier_fops = {
+	.write = ob_barrier_write,
+	.llseek = noop_llseek,
+};
+
 static int __init ob_init(void)
 {
 	debugfs_create_file("objstock_slab_bench", 0200, NULL, NULL, &ob_fops);
 	debugfs_create_file("objstock_phase", 0200, NULL, NULL, &ob_phase_fops);
+	debugfs_create_file("objstock_rcu_barrier", 0200, NULL, NULL, &ob_barrier_fops);
 	return 0;
 }
 late_initcall(ob_init);

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 
 from . import Error, bench
-from .stats import mean, natural, sd, welch
+from .stats import cut_interval, halfwidth, mean, natural, sd, welch
 
 
 def marks(a, b):
@@ -108,9 +108,13 @@ def markdown(res):
     # memcg tax = memcg minus root, per kernel (per repetition, then mean)
     L.append('## memcg tax: memcg minus root, guest kernel instructions per op')
     L.append('')
-    L.append('Per repetition, memcg minus root of the same boot; mean ± stddev, marks as above.')
+    L.append('Per repetition, memcg minus root of the same boot; mean ± stddev, marks as above. '
+             'cut = 1 - patched tax / base tax, with the half-width of its 95% confidence '
+             'interval over the repetitions (delta method, Welch-Satterthwaite degrees of '
+             'freedom): a second run of the same kernels should land inside it. A cut whose '
+             'interval is wider than ±10 points is not evidence either way.')
     L.append('')
-    L.append('| workload | base tax | patched tax | tax change | p | base memcg/root | patched memcg/root |')
+    L.append('| workload | base tax | patched tax | cut [95% CI] | p | base memcg/root | patched memcg/root |')
     L.append('|---|---|---|---|---|---|---|')
     dat = []
     for i, w in enumerate(wls):
@@ -122,11 +126,10 @@ def markdown(res):
             r, m = cell(k, w, 'root', 'kernel_insns_per_op'), cell(k, w, 'memcg', 'kernel_insns_per_op')
             ratio[k] = mean(m) / mean(r) if r and m and mean(r) else 0
         mk, p = marks(tb, tp)
-        ch = (mean(tp) / mean(tb) - 1) * 100 if mean(tb) else 0
-        L.append('| %s | %.0f ± %.0f | %.0f ± %.0f | %+.1f%% %s | %s | %.3f | %.3f |' % (
-            w, mean(tb), sd(tb), mean(tp), sd(tp), ch, mk, '%.3g' % p if p is not None else 'n/a',
-            ratio['base'], ratio['patched']))
-        dat.append((i, w, mean(tb), mean(tp)))
+        L.append('| %s | %.0f ± %.0f | %.0f ± %.0f | %s %s | %s | %.3f | %.3f |' % (
+            w, mean(tb), sd(tb), mean(tp), sd(tp), fmt_cut(tb, tp), mk,
+            '%.3g' % p if p is not None else 'n/a', ratio['base'], ratio['patched']))
+        dat.append((i, w, mean(tb), mean(tp), halfwidth(tb) or 0.0, halfwidth(tp) or 0.0))
     L.append('')
     L.append('![memcg tax per workload](tax.png)')
     L.append('')
@@ -155,6 +158,14 @@ def markdown(res):
              'a root row tells whether the root cgroup, which does no accounting, pays for it. '
              'Raw samples: results.json (every repetition, both metrics).')
     return L, dat
+
+
+def fmt_cut(tb, tp):
+    """'+38.5% ± 1.4' (the cut and its 95% half-width), 'n/a' without a base tax"""
+    cut, hw = cut_interval(tb, tp)
+    if cut is None or mean(tb) <= 0:
+        return 'n/a'
+    return '%+.1f%% ± %s' % (cut, '%.1f' % hw if hw is not None else '?')
 
 
 def over(x, f):
@@ -251,7 +262,7 @@ def panels(dat):
     """two panels: the userspace workloads and the in-kernel slab
     microbenchmark; a row whose tax dwarfs the others (hackbench -s 100000)
     stays in the table -> (top rows, slab rows, the rows not drawn)"""
-    big = [(w, b, p) for i, w, b, p in dat if b > 3000 or p > 3000]
+    big = [(w, b, p) for i, w, b, p, _, _ in dat if b > 3000 or p > 3000]
     top = [d for d in dat if not d[1].startswith('slab-') and d[1] not in [x[0] for x in big]]
     bot = [d for d in dat if d[1].startswith('slab-')]
     return top, bot, big
@@ -265,27 +276,28 @@ def write(res, outdir):
         f.write('\n'.join(L) + '\n')
     top, bot, big = panels(dat)
     with open(os.path.join(outdir, 'tax.dat'), 'w') as f:
-        f.write('# index workload base_tax patched_tax (kernel insns/op, memcg minus root)\n')
-        for i, w, b, p in dat:
-            f.write('%d %s %.1f %.1f\n' % (i, w, b, p))
+        f.write('# index workload base_tax patched_tax base_ci95 patched_ci95 '
+                '(kernel insns/op, memcg minus root; ci95: half-width of the mean\'s 95% interval)\n')
+        for row in dat:
+            f.write('%d %s %.1f %.1f %.1f %.1f\n' % row)
     for name, rows in (('tax-top.dat', top), ('tax-slab.dat', bot)):
         with open(os.path.join(outdir, name), 'w') as f:
-            for i, w, b, p in rows:
-                f.write('%d %s %.1f %.1f\n' % (i, w, b, p))
+            for row in rows:
+                f.write('%d %s %.1f %.1f %.1f %.1f\n' % row)
     if shutil.which('gnuplot') and dat:
         note = ''.join('; not drawn: %s %.0f -> %.0f' % x for x in big)
         plots = []
         for name, rows, title in (('tax-top.dat', top, 'userspace workloads, per op' + note),
                                   ('tax-slab.dat', bot, 'in-kernel slab bulk/single microbenchmark, per object')):
             if rows:
-                plots.append("set title '%s'\nset yrange [%s:*]\nplot '%s' using 3:xtic(2) title 'base', '' using 4 title 'patched'"
+                plots.append("set title '%s'\nset yrange [%s:*]\nplot '%s' using 3:5:xtic(2) title 'base', '' using 4:6 title 'patched'"
                              % (title, '0' if min(min(r[2], r[3]) for r in rows) >= 0 else '*',
                                 os.path.join(outdir, name)))
         gp = """set terminal pngcairo size %d,%d noenhanced
 set output '%s'
-set multiplot layout %d,1 title 'memcg tax (memcg minus root): guest kernel instructions'
+set multiplot layout %d,1 title 'memcg tax (memcg minus root): guest kernel instructions; error bars: 95%% interval of the mean'
 set style data histograms
-set style histogram clustered gap 1
+set style histogram errorbars gap 1 lw 1
 set style fill solid 0.8 border -1
 set xtics rotate by -35 font ',9'
 set ylabel 'instructions'

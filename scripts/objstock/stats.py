@@ -58,6 +58,49 @@ def welch(x, y):
     return betai(df / 2, 0.5, df / (df + t * t))
 
 
+def tq(df, p=0.05):
+    """the two-sided (1 - P) quantile of Student's t with DF degrees of
+    freedom (t such that welch's p-value formula gives P), by bisection"""
+    if df <= 0:
+        return float('inf')
+    lo, hi = 0.0, 1e3
+    for _ in range(200):
+        t = (lo + hi) / 2
+        if betai(df / 2, 0.5, df / (df + t * t)) > p:
+            lo = t
+        else:
+            hi = t
+    return (lo + hi) / 2
+
+
+def halfwidth(x, p=0.05):
+    """half-width of the (1 - P) confidence interval of mean(x); None for
+    fewer than two values"""
+    if len(x) < 2:
+        return None
+    return tq(len(x) - 1, p) * sd(x) / math.sqrt(len(x))
+
+
+def cut_interval(base, patched, p=0.05):
+    """the cut 1 - mean(patched) / mean(base), in %, and the half-width of its
+    (1 - P) confidence interval (delta method for the ratio of two means,
+    Welch-Satterthwaite degrees of freedom); the half-width is None when it
+    cannot be computed (fewer than two values, or a base mean of zero)"""
+    mb, mp = mean(base), mean(patched)
+    if not mb:
+        return None, None
+    r = mp / mb
+    cut = (1 - r) * 100
+    if len(base) < 2 or len(patched) < 2:
+        return cut, None
+    a = var(patched) / len(patched) / mp ** 2 if mp else 0.0
+    b = var(base) / len(base) / mb ** 2
+    if a + b == 0:
+        return cut, 0.0
+    df = (a + b) ** 2 / (a * a / (len(patched) - 1) + b * b / (len(base) - 1))
+    return cut, tq(df, p) * abs(r) * math.sqrt(a + b) * 100
+
+
 def mean(x):
     return sum(x) / len(x)
 

@@ -30,6 +30,12 @@
  * op).  The parts average over evenly spaced phases.  The 2 * PHASES writes
  * fall inside the window (a few thousand instructions each, in both cgroups).
  *
+ * -s: settle RCU at both ends of the window: write the bench kernel's
+ * /sys/kernel/debug/objstock_rcu_barrier (kvfree_rcu_barrier() and
+ * rcu_barrier()) right before opening the window and right before closing
+ * it, so that the frees RCU defers (tmpfs xattrs, maple nodes, a task's
+ * exit) fall in the window of the objects they free, not in the next one.
+ *
  * The pipe, xattr, mmap and slab modes pin themselves to CPU 0 (the phase is
  * per CPU, and a migration would change which CPU's stock serves the loop);
  * run does not pin (hackbench spreads over the CPUs).
@@ -73,6 +79,7 @@
 #define XATTR_NAME "user.objstock"
 #define TMPFS_MAGIC 0x01021994
 #define PHASE_FILE "/sys/kernel/debug/objstock_phase"
+#define BARRIER_FILE "/sys/kernel/debug/objstock_rcu_barrier"
 #define MAX_PHASES 64
 
 /* Marker functions: not inlined, not merged (distinct bodies), visible in nm. */
@@ -167,6 +174,34 @@ static void phase_open(unsigned long iters, int kernel_loop)
 		    phases, PHASE_FILE, strerror(errno));
 }
 
+static int settle_rcu;
+
+/* -s: wait for RCU's deferred frees (the bench kernel's barrier file) */
+static void settle(void)
+{
+	int fd;
+
+	if (!settle_rcu)
+		return;
+	fd = open(BARRIER_FILE, O_WRONLY);
+	if (fd < 0 || write(fd, "1", 1) != 1)
+		die("-s needs %s: %s (a kernel without bench/kernel/objstock_bench.c, or no debugfs)",
+		    BARRIER_FILE, strerror(errno));
+	close(fd);
+}
+
+static void window_open(void)
+{
+	settle();
+	bench_start();
+}
+
+static void window_close(void)
+{
+	settle();
+	bench_stop();
+}
+
 static unsigned long warmup(unsigned long iters)
 {
 	return iters / 20 ? iters / 20 : 1;
@@ -223,14 +258,14 @@ static void mode_pipe(int argc, char **argv)
 	for (i = 0; i < warmup(iters); i++)
 		got = pipe_cycle(fds[1], big);
 	t0 = now_ns();
-	bench_start();
+	window_open();
 	for (i = 0; i < iters; i++) {
 		if (i % (iters / phases) == 0)
 			phase_part(i / (iters / phases));
 		pipe_cycle(fds[1], big);
 	}
 	phase_part(0);
-	bench_stop();
+	window_close();
 	t1 = now_ns();
 	report("pipe", (unsigned long)got / 4096 * PIPE_BUFFER_SIZE, iters, t1 - t0);
 }
@@ -282,14 +317,14 @@ static void mode_xattr(int argc, char **argv)
 	for (i = 0; i < warmup(iters); i++)
 		xattr_cycle(fd, buf, bytes);
 	t0 = now_ns();
-	bench_start();
+	window_open();
 	for (i = 0; i < iters; i++) {
 		if (i % (iters / phases) == 0)
 			phase_part(i / (iters / phases));
 		xattr_cycle(fd, buf, bytes);
 	}
 	phase_part(0);
-	bench_stop();
+	window_close();
 	t1 = now_ns();
 	close(fd);
 	report("xattr", bytes, iters, t1 - t0);
@@ -317,14 +352,14 @@ static void mode_mmap(int argc, char **argv)
 	for (i = 0; i < warmup(iters); i++)
 		mmap_cycle();
 	t0 = now_ns();
-	bench_start();
+	window_open();
 	for (i = 0; i < iters; i++) {
 		if (i % (iters / phases) == 0)
 			phase_part(i / (iters / phases));
 		mmap_cycle();
 	}
 	phase_part(0);
-	bench_stop();
+	window_close();
 	t1 = now_ns();
 	report("mmap", MMAP_SIZE, iters, t1 - t0);
 }
@@ -361,9 +396,9 @@ static void mode_slab(int argc, char **argv)
 	snprintf(cmd, sizeof(cmd), "%lu %lu %lu %d %lu", n, size, iters, single, phases);
 	slab_write(fd, warm);	/* creates the cache, fills the sheaves */
 	t0 = now_ns();
-	bench_start();
+	window_open();
 	slab_write(fd, cmd);
-	bench_stop();
+	window_close();
 	t1 = now_ns();
 	close(fd);
 	report("slab", size, n * iters, t1 - t0);
@@ -376,7 +411,7 @@ static int run_once(char **cmd, int measured)
 	pid_t pid;
 
 	if (measured)
-		bench_start();
+		window_open();
 	pid = fork();
 	if (pid < 0)
 		die("fork: %s", strerror(errno));
@@ -390,7 +425,7 @@ static int run_once(char **cmd, int measured)
 		if (errno != EINTR)
 			die("waitpid: %s", strerror(errno));
 	if (measured)
-		bench_stop();
+		window_close();
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		exit(1);	/* the child said why */
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
@@ -437,20 +472,22 @@ int main(int argc, char **argv)
 	no_aslr(argv);
 
 	opterr = 0;
-	while ((opt = getopt(argc, argv, "+c:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "+c:p:s")) != -1) {
 		if (opt == 'c')
 			cgroup = optarg;
+		else if (opt == 's')
+			settle_rcu = 1;
 		else if (opt == 'p')
 			phases = number("PHASES", optarg);
 		else
-			die("usage: churn [-c CGROUP_DIR] [-p PHASES] pipe|xattr|mmap|run|slab ...");
+			die("usage: churn [-c CGROUP_DIR] [-p PHASES] [-s] pipe|xattr|mmap|run|slab ...");
 	}
 	if (phases > MAX_PHASES)
 		die("-p %lu: at most %d phases", phases, MAX_PHASES);
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)
-		die("usage: churn [-c CGROUP_DIR] [-p PHASES] pipe|xattr|mmap|run|slab ...");
+		die("usage: churn [-c CGROUP_DIR] [-p PHASES] [-s] pipe|xattr|mmap|run|slab ...");
 	join_cgroup(cgroup);
 	if (strcmp(argv[0], "run"))
 		pin_cpu0();
