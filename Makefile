@@ -10,6 +10,8 @@
 #   make build-each   build the kernel after every patch (each must build on its own)
 #   make baseline     re-record what base 7.3 does (expected/base-7.3.txt)
 #   make build        build the patched kernel only
+#   make pkg          Debian packages of both bench kernels (base, patched) for real
+#                     hardware: $CACHE/pkg/{base,patched}/ (PKG_KCONFIG: their config)
 #   make shell        an interactive root shell in a guest on the patched kernel
 #   make kinsn-selftest  the kinsn plugin's cache model (cache=on) on guests of the patched kernel:
 #                     known answers, and a cross-check with QEMU's cache plugin (needs make build)
@@ -26,7 +28,7 @@ SHELL := /bin/bash
 # the prerequisites below run in order (knobs first)
 .NOTPARALLEL:
 
-.PHONY: all report check check-debug test cover build-each baseline tree series fetch deps build tools shell kinsn-selftest knobs clean distclean help
+.PHONY: all report pkg check check-debug test cover build-each baseline tree series fetch deps build tools shell kinsn-selftest knobs clean distclean help
 
 all: report
 
@@ -73,6 +75,9 @@ build: knobs tree
 
 tools:
 	@"$(S)/tools-build.sh"
+
+pkg:
+	@"$(S)/pkg.sh"
 
 # an interactive guest on the patched kernel (VNG: a vng of your own)
 shell: knobs build

@@ -91,13 +91,7 @@ stop=$(printf '%s\n' $markers | sed -n 's/^stop=//p')
 # so the patched build only compiles what the series changes.
 git -C "$TREE" diff --quiet HEAD ||
 	log bench "warning: $TREE has uncommitted changes; benchmarking its HEAD commit"
-src=$CACHE/bench-src
-if ! git -C "$src" rev-parse -q --verify HEAD > /dev/null 2>&1; then
-	rm -rf "$src"
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$src" objstock-base ||
-		die "cannot check out objstock-base into $src"
-fi
+bench_src > /dev/null
 head=$(git -C "$TREE" rev-parse HEAD)
 declare -A objdir=([base]=$CACHE/obj/bench-base [patched]=$CACHE/obj/bench-patched)
 [ "$base_rev" = objstock-base ] ||
@@ -105,12 +99,7 @@ declare -A objdir=([base]=$CACHE/obj/bench-base [patched]=$CACHE/obj/bench-patch
 mapfile -t frag < <(fragments "$TREE")
 for k in base patched; do
 	rev=$([ $k = base ] && echo "$base_rev" || echo "$head")
-	git -C "$src" checkout -q -f --detach "$rev" || die "cannot check out $rev in $src"
-	# the bench's own in-kernel microbenchmark, in both kernels
-	cp "$TOP/bench/kernel/objstock_bench.c" "$src/mm/objstock_bench.c"
-	echo 'obj-y += objstock_bench.o' >> "$src/mm/Makefile"
-	"$TOP/scripts/build.sh" "$src" "${objdir[$k]}" "${frag[@]}"
-	git -C "$src" checkout -q -f HEAD -- mm/Makefile
+	bench_build "$rev" "${objdir[$k]}" "${frag[@]}"
 done
 
 run=${RUN:-$CACHE/runs/bench-$(date +%Y%m%d-%H%M%S)}

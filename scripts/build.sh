@@ -1,11 +1,24 @@
 #!/usr/bin/env bash
 # build: configure and build a kernel (bzImage) with ccache.
-#   build.sh SRCTREE OBJDIR FRAGMENT...
+#   build.sh [-t TARGET] [-v LOCALVERSION] [-b CONFIG [-l LSMOD]] SRCTREE OBJDIR FRAGMENT...
+# -t: the make target instead of bzImage (bindeb-pkg: scripts/pkg.sh);
+# -v: appended to the kernel release; -b, -l: config.sh's.
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 3 ] || die "usage: build.sh SRCTREE OBJDIR FRAGMENT..."
+usage="usage: build.sh [-t TARGET] [-v LOCALVERSION] [-b CONFIG [-l LSMOD]] SRCTREE OBJDIR FRAGMENT..."
+target=bzImage cfg=() lv=()
+while getopts t:v:b:l: o; do
+	case $o in
+	t) target=$OPTARG ;;
+	v) lv=(LOCALVERSION="$OPTARG") ;;
+	b | l) cfg+=("-$o" "$OPTARG") ;;
+	*) die "$usage" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 3 ] || die "$usage"
 src=$(realpath -m -- "$1") obj=$(realpath -m -- "$2"); shift 2
-"$TOP/scripts/config.sh" "$src" "$obj" "$@"
+"$TOP/scripts/config.sh" ${cfg[@]+"${cfg[@]}"} "$src" "$obj" "$@"
 
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 # base and patched trees live at different paths: hash relative paths
@@ -16,7 +29,7 @@ jobs=${JOBS:-$(nproc)}
 log build "$(basename "$src") -> $obj (-j$jobs, ccache $CCACHE_DIR)"
 start=$(date +%s)
 if ! make -C "$src" O="$obj" -j"$jobs" CC="ccache gcc" KBUILD_BUILD_TIMESTAMP=objstock \
-	KBUILD_BUILD_USER=objstock KBUILD_BUILD_HOST=objstock bzImage > "$obj/build.log" 2>&1; then
+	KBUILD_BUILD_USER=objstock KBUILD_BUILD_HOST=objstock ${lv[@]+"${lv[@]}"} "$target" > "$obj/build.log" 2>&1; then
 	grep -m5 -E 'error:|Error [0-9]|No space left' "$obj/build.log" >&2 || tail -5 "$obj/build.log" >&2 || true
 	if grep -q 'No space left' "$obj/build.log"; then die "disk full while building $obj"; fi
 	die "kernel build failed (see $obj/build.log)"

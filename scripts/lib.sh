@@ -311,6 +311,38 @@ fragments() {
 	fi
 }
 
+# --- the bench kernels (bench.sh boots them, pkg.sh packages them): base and
+# patched from one checkout, $CACHE/bench-src, switched between objstock-base
+# (or BASE_REV) and the tree's HEAD: ccache keys on paths relative to $CACHE,
+# so the patched build only compiles what the series changes.  Both carry
+# the bench's in-kernel microbenchmark, bench/kernel/objstock_bench.c, in mm/.
+# bench_src: the checkout (made on first use), echoed
+bench_src() {
+	local src=$CACHE/bench-src
+	if ! git -C "$src" rev-parse -q --verify HEAD > /dev/null 2>&1; then
+		rm -rf "$src"
+		git -C "$TREE" worktree prune
+		git -C "$TREE" worktree add -q --detach "$src" objstock-base ||
+			die "cannot check out objstock-base into $src"
+	fi
+	echo "$src"
+}
+
+# bench_build REV [BUILD.SH OPTIONS] OBJDIR FRAGMENT...: build REV of the
+# tree, with the microbenchmark, in $CACHE/bench-src (see bench_src)
+bench_build() {
+	local rev=$1 src=$CACHE/bench-src opts=()
+	shift
+	while [ $# -gt 0 ]; do
+		case $1 in -?) opts+=("$1" "$2"); shift 2 ;; *) break ;; esac
+	done
+	git -C "$src" checkout -q -f --detach "$rev" || die "cannot check out $rev in $src"
+	cp "$TOP/bench/kernel/objstock_bench.c" "$src/mm/objstock_bench.c"
+	echo 'obj-y += objstock_bench.o' >> "$src/mm/Makefile"
+	"$TOP/scripts/build.sh" ${opts[@]+"${opts[@]}"} "$src" "$@"
+	git -C "$src" checkout -q -f HEAD -- mm/Makefile
+}
+
 # A private apt in DIR with one sources.list LINE: the system's sources,
 # preferences and state stay untouched.  Sets APT_OPTS for apt-get/apt-cache.
 #   apt_private DIR LINE
