@@ -39,6 +39,16 @@
  * call_rcu; maple nodes: kfree_rcu) write it before opening and before
  * closing their window, so that the window counts the frees of its own
  * objects, not of the warm-up's or the previous workload's.
+ *
+ *   echo 1 > /sys/kernel/debug/objstock_drain
+ *
+ * drains every CPU's memcg and obj stocks, synchronously: each online CPU
+ * runs drain_all_stock(root_mem_cgroup) itself (smp_call_on_cpu()), which
+ * drains the local stocks in place.  memory.current read before and after
+ * is the charge the stocks held: the accuracy check of the scale runs.
+ *
+ * Several tasks may write objstock_slab_bench at once (the scale runs:
+ * one worker per CPU) when PHASES is 1; the phase file has one holder.
  */
 #include <linux/debugfs.h>
 #include <linux/init.h>
@@ -46,17 +56,19 @@
 #include <linux/memcontrol.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/smp.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+
+#include "memcontrol-v1.h"	/* drain_all_stock() */
 
 #define OB_MAX_N	1024
 #define OB_NR_CACHES	8
 #define OB_MAX_PHASES	64
 
-static DEFINE_MUTEX(ob_lock);
+static DEFINE_MUTEX(ob_lock);	/* the cache list */
 static struct kmem_cache *ob_caches[OB_NR_CACHES];
 static unsigned int ob_sizes[OB_NR_CACHES];
-static void *ob_objs[OB_MAX_N];
 
 /* the bytes held by the phase file: one holder at a time */
 static DEFINE_MUTEX(ob_phase_lock);
@@ -138,6 +150,7 @@ static ssize_t ob_write(struct file *file, const char __user *ubuf,
 	unsigned int n, size, iters, single = 0, phases = 1, i, j, k;
 	struct kmem_cache *cache;
 	ssize_t ret = count;
+	void **objs;
 	char buf[64];
 	u64 t0, t1;
 
@@ -152,12 +165,15 @@ static ssize_t ob_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 
 	mutex_lock(&ob_lock);
-	mutex_lock(&ob_phase_lock);
 	cache = ob_cache(size);
-	if (!cache) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	mutex_unlock(&ob_lock);
+	if (!cache)
+		return -ENOMEM;
+	objs = kmalloc_array(n, sizeof(*objs), GFP_KERNEL);
+	if (!objs)
+		return -ENOMEM;
+	if (phases > 1)
+		mutex_lock(&ob_phase_lock);
 	t0 = ktime_get_ns();
 	for (k = 0; k < phases; k++) {
 		if (phases > 1 && ob_hold(k * PAGE_SIZE / phases)) {
@@ -166,28 +182,30 @@ static ssize_t ob_write(struct file *file, const char __user *ubuf,
 		}
 		for (i = 0; i < iters / phases && single; i++) {
 			for (j = 0; j < n; j++) {
-				ob_objs[j] = kmem_cache_alloc(cache, GFP_KERNEL);
-				if (!ob_objs[j])
+				objs[j] = kmem_cache_alloc(cache, GFP_KERNEL);
+				if (!objs[j])
 					break;
 			}
 			while (j)
-				kmem_cache_free(cache, ob_objs[--j]);
+				kmem_cache_free(cache, objs[--j]);
 		}
 		for (i = 0; i < iters / phases && !single; i++) {
-			if (!kmem_cache_alloc_bulk(cache, GFP_KERNEL, n, ob_objs)) {
+			if (!kmem_cache_alloc_bulk(cache, GFP_KERNEL, n, objs)) {
 				ret = -ENOMEM;
 				goto out;
 			}
-			kmem_cache_free_bulk(cache, n, ob_objs);
+			kmem_cache_free_bulk(cache, n, objs);
 		}
 	}
 	t1 = ktime_get_ns();
 	pr_info("objstock_slab_bench n=%u size=%u iters=%u single=%u phases=%u ns=%llu\n",
 		n, size, iters, !!single, phases, t1 - t0);
 out:
-	ob_release();
-	mutex_unlock(&ob_phase_lock);
-	mutex_unlock(&ob_lock);
+	if (phases > 1) {
+		ob_release();
+		mutex_unlock(&ob_phase_lock);
+	}
+	kfree(objs);
 	return ret;
 }
 
@@ -196,6 +214,24 @@ static ssize_t ob_barrier_write(struct file *file, const char __user *ubuf,
 {
 	kvfree_rcu_barrier();
 	rcu_barrier();
+	return count;
+}
+
+static int ob_drain_cpu(void *unused)
+{
+	drain_all_stock(root_mem_cgroup);
+	return 0;
+}
+
+static ssize_t ob_drain_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	unsigned int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		smp_call_on_cpu(cpu, ob_drain_cpu, NULL, false);
+	cpus_read_unlock();
 	return count;
 }
 
@@ -214,11 +250,17 @@ static const struct file_operations ob_barrier_fops = {
 	.llseek = noop_llseek,
 };
 
+static const struct file_operations ob_drain_fops = {
+	.write = ob_drain_write,
+	.llseek = noop_llseek,
+};
+
 static int __init ob_init(void)
 {
 	debugfs_create_file("objstock_slab_bench", 0200, NULL, NULL, &ob_fops);
 	debugfs_create_file("objstock_phase", 0200, NULL, NULL, &ob_phase_fops);
 	debugfs_create_file("objstock_rcu_barrier", 0200, NULL, NULL, &ob_barrier_fops);
+	debugfs_create_file("objstock_drain", 0200, NULL, NULL, &ob_drain_fops);
 	return 0;
 }
 late_initcall(ob_init);
