@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # build: configure and build a kernel (bzImage) with ccache.
-#   build.sh [-t TARGET] [-v LOCALVERSION] [-b CONFIG [-l LSMOD]] SRCTREE OBJDIR FRAGMENT...
+#   build.sh [-t TARGET] [-m VAR=VALUE]... [-b CONFIG [-l LSMOD]] SRCTREE OBJDIR FRAGMENT...
 # -t: the make target instead of bzImage (bindeb-pkg: scripts/pkg.sh);
-# -v: appended to the kernel release; -b, -l: config.sh's.
+# -m: a variable for the kernel's make (LOCALVERSION=...); -b, -l: config.sh's.
 . "$(dirname "$0")/lib.sh"
 
-usage="usage: build.sh [-t TARGET] [-v LOCALVERSION] [-b CONFIG [-l LSMOD]] SRCTREE OBJDIR FRAGMENT..."
+usage="usage: build.sh [-t TARGET] [-m VAR=VALUE]... [-b CONFIG [-l LSMOD]] SRCTREE OBJDIR FRAGMENT..."
 target=bzImage cfg=() lv=()
-while getopts t:v:b:l: o; do
+while getopts t:m:b:l: o; do
 	case $o in
 	t) target=$OPTARG ;;
-	v) lv=(LOCALVERSION="$OPTARG") ;;
+	m) case $OPTARG in [A-Z]*=*) lv+=("$OPTARG") ;; *) die "$usage" ;; esac ;;
 	b | l) cfg+=("-$o" "$OPTARG") ;;
 	*) die "$usage" ;;
 	esac

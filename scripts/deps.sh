@@ -14,6 +14,8 @@ pkgs=(
 	# workloads, tools, report (no cgroup-tools: the guest scripts, like the
 	# kernel's cgroup selftests, make memcgs and read them through cgroupfs)
 	rt-tests libglib2.0-dev pkg-config gnuplot-nox
+	# make test's check of the lkp-tests job files (bench/lkp)
+	python3-yaml
 	# checkpatch.pl's SPDX check
 	python3-ply python3-git e2fsprogs
 )

@@ -57,7 +57,10 @@ for k in base patched; do
 	# dpkg-buildpackage writes the packages next to the object directory
 	stamp=$CACHE/obj/.pkg-stamp
 	mkdir -p "$CACHE/obj" && : > "$stamp"
-	bench_build "$rev" -t bindeb-pkg -v "-objstock-$k" ${cfg[@]+"${cfg[@]}"} "$obj-$k" "${frag[@]}"
+	# (-d: dpkg-buildpackage checks debhelper-compat and libdw-dev, which
+	# the kernel's own debian/rules uses neither of)
+	bench_build "$rev" -t bindeb-pkg -m LOCALVERSION="-objstock-$k" -m KDEB_PKGVERSION="$kv-1" \
+		-m DPKG_FLAGS=-d ${cfg[@]+"${cfg[@]}"} "$obj-$k" "${frag[@]}"
 	mapfile -t debs < <(find "$CACHE/obj" -maxdepth 1 -type f -newer "$stamp" \
 		\( -name '*.deb' -o -name '*.buildinfo' -o -name '*.changes' \))
 	printf '%s\n' "${debs[@]}" | grep -q "/linux-image-$kv-objstock-${k}_.*\.deb$" ||
