@@ -36,6 +36,18 @@
  * it, so that the frees RCU defers (tmpfs xattrs, maple nodes, a task's
  * exit) fall in the window of the objects they free, not in the next one.
  *
+ * -e: count on the CPU as well, for real hardware, where there is no plugin:
+ * perf_event_open() counters of kernel-mode instructions and cycles
+ * (exclude_user, exclude_hv) of churn and every process it starts (inherit:
+ * hackbench's processes and threads count once they have exited), enabled
+ * right after bench_start() and disabled right after bench_stop(), so they
+ * span the plugin's window.  The result line then ends in
+ * "kernel_insns=N cycles=N" (scaled by time enabled / time running if the
+ * PMU was shared).  Unlike the plugin, which counts every vCPU, they count
+ * only churn's tasks (with the interrupts taken while they run).  Where
+ * perf has no hardware counters (a guest without a virtual PMU, QEMU/TCG)
+ * or forbids them, churn says so once on stderr and reports wall time only.
+ *
  * The pipe, xattr, mmap and slab modes pin themselves to CPU 0 (the phase is
  * per CPU, and a migration would change which CPU's stock serves the loop);
  * run does not pin (hackbench spreads over the CPUs).
@@ -65,7 +77,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sched.h>
 #include <sys/personality.h>
 #include <sys/vfs.h>
@@ -190,16 +205,86 @@ static void settle(void)
 	close(fd);
 }
 
+/* -e: the perf counters, kernel mode only; fd -1 when not counting */
+static int perf_on;
+static struct {
+	const char *name;
+	unsigned long long config;
+	int fd;
+	unsigned long long value;
+} perf_ctr[] = {
+	{ "kernel_insns", PERF_COUNT_HW_INSTRUCTIONS, -1, 0 },
+	{ "cycles", PERF_COUNT_HW_CPU_CYCLES, -1, 0 },
+};
+#define NR_PERF (sizeof(perf_ctr) / sizeof(perf_ctr[0]))
+
+static void perf_open(void)
+{
+	struct perf_event_attr attr;
+	unsigned int i, j;
+
+	for (i = 0; i < NR_PERF; i++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.size = sizeof(attr);
+		attr.type = PERF_TYPE_HARDWARE;
+		attr.config = perf_ctr[i].config;
+		attr.disabled = 1;
+		attr.inherit = 1;
+		attr.exclude_user = 1;
+		attr.exclude_hv = 1;
+		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		perf_ctr[i].fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (perf_ctr[i].fd < 0) {
+			fprintf(stderr, "churn: warning: -e: perf events not available (perf_event_open %s: %s); "
+				"reporting wall time only\n", perf_ctr[i].name, strerror(errno));
+			for (j = 0; j < i; j++) {
+				close(perf_ctr[j].fd);
+				perf_ctr[j].fd = -1;
+			}
+			perf_ctr[i].fd = -1;
+			perf_on = 0;
+			return;
+		}
+	}
+}
+
+static void perf_ioctl(unsigned long req)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_PERF && perf_on; i++)
+		if (ioctl(perf_ctr[i].fd, req, 0))
+			die("-e: perf ioctl on %s: %s", perf_ctr[i].name, strerror(errno));
+}
+
+/* after the window: the counts, scaled if the PMU was shared */
+static void perf_read(void)
+{
+	unsigned long long v[3];	/* value, time enabled, time running */
+	unsigned int i;
+
+	for (i = 0; i < NR_PERF && perf_on; i++) {
+		if (read(perf_ctr[i].fd, v, sizeof(v)) != sizeof(v))
+			die("-e: read %s counter: %s", perf_ctr[i].name, strerror(errno));
+		if (!v[2] && v[1])
+			die("-e: the %s counter never ran (PMU taken by another user?)", perf_ctr[i].name);
+		perf_ctr[i].value = v[2] < v[1] ? (unsigned long long)((double)v[0] * v[1] / v[2]) : v[0];
+	}
+}
+
 static void window_open(void)
 {
 	settle();
 	bench_start();
+	perf_ioctl(PERF_EVENT_IOC_ENABLE);
 }
 
 static void window_close(void)
 {
 	settle();
 	bench_stop();
+	perf_ioctl(PERF_EVENT_IOC_DISABLE);
+	perf_read();
 }
 
 static unsigned long warmup(unsigned long iters)
@@ -209,8 +294,13 @@ static unsigned long warmup(unsigned long iters)
 
 static void report(const char *mode, unsigned long size, unsigned long iters, long long ns)
 {
-	printf("churn mode=%s size=%lu iters=%lu ns=%lld ns_per_op=%.1f\n",
+	unsigned int i;
+
+	printf("churn mode=%s size=%lu iters=%lu ns=%lld ns_per_op=%.1f",
 	       mode, size, iters, ns, (double)ns / iters);
+	for (i = 0; i < NR_PERF && perf_on; i++)
+		printf(" %s=%llu", perf_ctr[i].name, perf_ctr[i].value);
+	putchar('\n');
 	fflush(stdout);
 }
 
@@ -472,22 +562,26 @@ int main(int argc, char **argv)
 	no_aslr(argv);
 
 	opterr = 0;
-	while ((opt = getopt(argc, argv, "+c:p:s")) != -1) {
+	while ((opt = getopt(argc, argv, "+c:p:se")) != -1) {
 		if (opt == 'c')
 			cgroup = optarg;
 		else if (opt == 's')
 			settle_rcu = 1;
+		else if (opt == 'e')
+			perf_on = 1;
 		else if (opt == 'p')
 			phases = number("PHASES", optarg);
 		else
-			die("usage: churn [-c CGROUP_DIR] [-p PHASES] [-s] pipe|xattr|mmap|run|slab ...");
+			die("usage: churn [-c CGROUP_DIR] [-p PHASES] [-s] [-e] pipe|xattr|mmap|run|slab ...");
 	}
 	if (phases > MAX_PHASES)
 		die("-p %lu: at most %d phases", phases, MAX_PHASES);
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)
-		die("usage: churn [-c CGROUP_DIR] [-p PHASES] [-s] pipe|xattr|mmap|run|slab ...");
+		die("usage: churn [-c CGROUP_DIR] [-p PHASES] [-s] [-e] pipe|xattr|mmap|run|slab ...");
+	if (perf_on)
+		perf_open();
 	join_cgroup(cgroup);
 	if (strcmp(argv[0], "run"))
 		pin_cpu0();
