@@ -9,6 +9,11 @@ cells of the tables made from it.
      "events": [{"kernel", "workload", "cgroup", "per_1000_ops": {probe: X}}],
      "traffic": [{"kernel", "workload", "cgroup", "kernel_insns_per_op",
                   "loads_per_op", ..., "cost_per_op"}]}   (TRAFFIC=1 runs)
+
+Real hardware (bench/hw/run, objstock/hw.py): meta.source is "hardware" (and
+meta has hostname, cpu_model, nproc, kernel_release_K, uname_K per kernel K);
+a sample's ns_per_op is the machine's wall time, its kernel_insns_per_op and
+cycles_per_op churn -e's perf counts, null where perf had no counters.
 """
 import json
 import numbers
@@ -68,6 +73,9 @@ def validate(res, source='results.json', meta=()):
             bad('workload %s: "args" is not a string' % name)
     if not res['samples']:
         bad('no samples')
+    # real hardware (bench/hw/run): the counts are churn -e's perf counters,
+    # null on a machine without them
+    counted = _number if res['meta'].get('source') != 'hardware' else lambda v: v is None or _number(v)
     for i, s in enumerate(res['samples']):
         where = 'sample %d' % i
         if not isinstance(s, dict):
@@ -78,7 +86,7 @@ def validate(res, source='results.json', meta=()):
                 ('workload', lambda v: isinstance(v, str) and v in res['workloads'],
                  'a workload of "workloads"'),
                 ('cgroup', lambda v: v in CGROUPS, '"root" or "memcg"'),
-                ('kernel_insns_per_op', _number, 'a number'),
+                ('kernel_insns_per_op', counted, 'a number'),
                 ('ns_per_op', _number, 'a number')):
             if key not in s:
                 bad('%s has no "%s"' % (where, key))

@@ -315,9 +315,11 @@ unset multiplot
 
 
 def main(argv):
-    """report.py RESULTS.json OUTDIR"""
-    if len(argv) != 2:
-        raise Error('usage: report.py RESULTS.json OUTDIR')
+    """report.py RESULTS.json OUTDIR; several RESULTS.json, or real hardware's:
+    objstock/hw.py merges them (make report RESULTS=...)"""
+    from . import hw
+    if len(argv) != 2 or hw.is_hw(bench.load(argv[0])):
+        return hw.main(argv)
     res = bench.load(argv[0])
     L = write(res, argv[1])
     print('\n'.join(L) + '\n')
