@@ -343,6 +343,54 @@ bench_build() {
 	git -C "$src" checkout -q -f HEAD -- mm/Makefile
 }
 
+# bench_kernels: what make and make scale boot, ready: packages, the base
+# source, the tree, the bench tools (start/stop: churn's marker addresses)
+# and both bench kernels (objdir[base], objdir[patched]) built with one
+# config: the test kernel's, without what the series adds.  BASE_REV (default
+# objstock-base) is the base kernel's revision of the tree.
+bench_kernels() {
+	local k rev head frag markers
+	"$TOP/scripts/deps.sh"
+	"$TOP/scripts/fetch.sh"
+	"$TOP/scripts/tree.sh"
+	# BASE_REV needs the tree: check it now, before the tools and kernel builds
+	base_rev=${BASE_REV:-objstock-base}
+	git -C "$TREE" rev-parse -q --verify "$base_rev^{commit}" > /dev/null ||
+		die "BASE_REV '$base_rev' is not a commit of $TREE"
+	"$TOP/scripts/tools-build.sh" > /dev/null
+	markers=$(cat "$CACHE/tools/markers")
+	start=$(printf '%s\n' $markers | sed -n 's/^start=//p')
+	stop=$(printf '%s\n' $markers | sed -n 's/^stop=//p')
+	[ -n "$start" ] && [ -n "$stop" ] || die "no marker addresses in $CACHE/tools/markers"
+	git -C "$TREE" diff --quiet HEAD ||
+		log bench "warning: $TREE has uncommitted changes; benchmarking its HEAD commit"
+	bench_src > /dev/null
+	head=$(git -C "$TREE" rev-parse HEAD)
+	declare -gA objdir=([base]=$CACHE/obj/bench-base [patched]=$CACHE/obj/bench-patched)
+	[ "$base_rev" = objstock-base ] ||
+		objdir[base]=$CACHE/obj/bench-rev-$(git -C "$TREE" rev-parse --short "$base_rev")
+	mapfile -t frag < <(fragments "$TREE")
+	for k in base patched; do
+		rev=$([ $k = base ] && echo "$base_rev" || echo "$head")
+		bench_build "$rev" "${objdir[$k]}" "${frag[@]}"
+	done
+	"$TOP/scripts/vng-setup.sh" > /dev/null	# records the virtme-ng version
+}
+
+# bench_meta: the meta.txt lines that say what was measured (after bench_kernels)
+bench_meta() {
+	echo "kernel_version $(make -s -C "$TREE" kernelversion)"
+	echo "base_rev $base_rev $(git -C "$TREE" rev-parse --short "$base_rev")"
+	echo "deb_version $DEB_VERSION"
+	echo "config_sha256 $(sha256sum "${objdir[base]}/.config" | cut -c1-16)"
+	# shellcheck disable=SC2046
+	echo "series_sha256 $(cd "${PATCHES:-$TOP/patches}" && cat /dev/null $(tr -d '\r' < series | grep -v '^#') | sha256sum | cut -c1-16)"
+	echo "series $(tr -d '\r' < "${PATCHES:-$TOP/patches}/series" | grep -vc '^#\|^$' || true)"
+	echo "qemu $(qemu-system-x86_64 --version | head -1)"
+	echo "virtme_ng $(cat "$CACHE/virtme-ng.version" 2>/dev/null || echo custom)"
+	echo "qemu_plugin_header $(cat "$CACHE/tools/include/VERSION" 2>/dev/null || echo unknown)"
+}
+
 # A private apt in DIR with one sources.list LINE: the system's sources,
 # preferences and state stay untouched.  Sets APT_OPTS for apt-get/apt-cache.
 #   apt_private DIR LINE

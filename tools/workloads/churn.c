@@ -5,7 +5,10 @@
  *   churn [-c CGROUP_DIR] xattr BYTES ITERS [DIR]  setxattr+removexattr on a file in
  *                                 DIR (default /tmp; warns if DIR is not a tmpfs: under
  *                                 virtme-ng /tmp is an overlay, use a tmpfs mount)
- *   churn [-c CGROUP_DIR] mmap ITERS            mmap+munmap 128 MiB anonymous (mmap2 style)
+ *   churn [-c CGROUP_DIR] mmap ITERS            mmap+munmap 128 MiB anonymous
+ *                                 (will-it-scale's mmap1)
+ *   churn [-c CGROUP_DIR] mmap2 ITERS DIR       mmap+munmap 128 MiB of an unlinked file in
+ *                                 DIR, MAP_PRIVATE, nothing touched (will-it-scale's mmap2)
  *   churn [-c CGROUP_DIR] run -- CMD [ARGS...]  fork+exec CMD and wait for it
  *   churn [-c CGROUP_DIR] slab N SIZE ITERS [single]  in-kernel slab microbenchmark:
  *                                 one write to /sys/kernel/debug/objstock_slab_bench
@@ -48,7 +51,21 @@
  * perf has no hardware counters (a guest without a virtual PMU, QEMU/TCG)
  * or forbids them, churn says so once on stderr and reports wall time only.
  *
- * The pipe, xattr, mmap and slab modes pin themselves to CPU 0 (the phase is
+ * -g W: a gang of W workers, each a copy of this churn running the mode
+ * with the same arguments, in one window: worker i joins the i % N-th of
+ * the N comma-separated directories of -c (none: the current cgroup) and,
+ * in the loop modes (all but run), is pinned to CPU i % (online CPUs).
+ * Each worker warms up, then all start their measured loop together once
+ * the window is open, and exit only after it closed (their exit is not in
+ * the window); the window's instructions are every worker's.  Only the
+ * gang prints a result line.  Not with -p > 1 (the phase file has one
+ * holder) or -e.  The scale bench (bench/scale) runs every window this way.
+ *
+ * -y: yield the CPU (sched_yield()) after every op, so that workers sharing
+ * a CPU take turns op by op (the slab mode: after every write of 16
+ * iterations of the kernel loop).
+ *
+ * The pipe, xattr, mmap, mmap2 and slab modes pin themselves to CPU 0 (the phase is
  * per CPU, and a migration would change which CPU's stock serves the loop);
  * run does not pin (hackbench spreads over the CPUs).
  *
@@ -272,8 +289,56 @@ static void perf_read(void)
 	}
 }
 
+/* -g: the gang; in a worker, gang_worker is set and the window is the
+ * parent's, so window_open/close only meet the other workers at the start
+ * and end barriers (each a pipe: a byte per worker, then EOF) */
+static unsigned long gang;
+static int gang_worker, yield_each;
+static int gang_ready[2], gang_go[2], gang_done[2], gang_exit[2];
+
+/* a worker's half of a barrier: say it is there, wait for the release */
+static void gang_meet(int *there, int *release)
+{
+	char c;
+
+	if (write(there[1], "1", 1) != 1)
+		die("gang: signal the parent: %s", strerror(errno));
+	close(there[1]);
+	while (read(release[0], &c, 1) < 0 && errno == EINTR)
+		;
+}
+
+/* the parent's half: one byte from each of the W workers */
+static void gang_gather(int fd, const char *when)
+{
+	unsigned long got = 0;
+	ssize_t r;
+	char c;
+
+	while (got < gang) {
+		r = read(fd, &c, 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			die("gang: %lu of %lu workers reached %s (the others failed: see above)",
+			    got, gang, when);
+		got++;
+	}
+}
+
+/* -y: let the next worker on this CPU run */
+static void op_done(void)
+{
+	if (yield_each)
+		sched_yield();
+}
+
 static void window_open(void)
 {
+	if (gang_worker) {
+		gang_meet(gang_ready, gang_go);
+		return;
+	}
 	settle();
 	bench_start();
 	perf_ioctl(PERF_EVENT_IOC_ENABLE);
@@ -281,6 +346,10 @@ static void window_open(void)
 
 static void window_close(void)
 {
+	if (gang_worker) {
+		gang_meet(gang_done, gang_exit);
+		return;
+	}
 	settle();
 	bench_stop();
 	perf_ioctl(PERF_EVENT_IOC_DISABLE);
@@ -296,6 +365,8 @@ static void report(const char *mode, unsigned long size, unsigned long iters, lo
 {
 	unsigned int i;
 
+	if (gang_worker)
+		return;		/* the gang reports */
 	printf("churn mode=%s size=%lu iters=%lu ns=%lld ns_per_op=%.1f",
 	       mode, size, iters, ns, (double)ns / iters);
 	for (i = 0; i < NR_PERF && perf_on; i++)
@@ -353,6 +424,7 @@ static void mode_pipe(int argc, char **argv)
 		if (i % (iters / phases) == 0)
 			phase_part(i / (iters / phases));
 		pipe_cycle(fds[1], big);
+		op_done();
 	}
 	phase_part(0);
 	window_close();
@@ -412,6 +484,7 @@ static void mode_xattr(int argc, char **argv)
 		if (i % (iters / phases) == 0)
 			phase_part(i / (iters / phases));
 		xattr_cycle(fd, buf, bytes);
+		op_done();
 	}
 	phase_part(0);
 	window_close();
@@ -447,11 +520,57 @@ static void mode_mmap(int argc, char **argv)
 		if (i % (iters / phases) == 0)
 			phase_part(i / (iters / phases));
 		mmap_cycle();
+		op_done();
 	}
 	phase_part(0);
 	window_close();
 	t1 = now_ns();
 	report("mmap", MMAP_SIZE, iters, t1 - t0);
+}
+
+static void mmap2_cycle(int fd)
+{
+	void *p = mmap(NULL, MMAP_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap %lu bytes of a file: %s", MMAP_SIZE, strerror(errno));
+	if (munmap(p, MMAP_SIZE))
+		die("munmap: %s", strerror(errno));
+}
+
+static void mode_mmap2(int argc, char **argv)
+{
+	unsigned long iters, i;
+	char path[4096];
+	long long t0, t1;
+	int fd;
+
+	if (argc != 2)
+		die("usage: churn mmap2 ITERS DIR");
+	iters = number("ITERS", argv[0]);
+	phase_open(iters, 0);
+	snprintf(path, sizeof(path), "%s/churn-mmap2.XXXXXX", argv[1]);
+	fd = mkstemp(path);
+	if (fd < 0)
+		die("cannot create a file in %s: %s", argv[1], strerror(errno));
+	unlink(path);
+	if (ftruncate(fd, MMAP_SIZE))
+		die("ftruncate %s to %lu bytes: %s", path, MMAP_SIZE, strerror(errno));
+	for (i = 0; i < warmup(iters); i++)
+		mmap2_cycle(fd);
+	t0 = now_ns();
+	window_open();
+	for (i = 0; i < iters; i++) {
+		if (i % (iters / phases) == 0)
+			phase_part(i / (iters / phases));
+		mmap2_cycle(fd);
+		op_done();
+	}
+	phase_part(0);
+	window_close();
+	t1 = now_ns();
+	close(fd);
+	report("mmap2", MMAP_SIZE, iters, t1 - t0);
 }
 
 #define SLAB_BENCH "/sys/kernel/debug/objstock_slab_bench"
@@ -462,9 +581,11 @@ static void slab_write(int fd, const char *cmd)
 		die("write '%s' to %s: %s", cmd, SLAB_BENCH, strerror(errno));
 }
 
+#define SLAB_CHUNK 16	/* -y: kernel loop iterations per write */
+
 static void mode_slab(int argc, char **argv)
 {
-	unsigned long n, size, iters;
+	unsigned long n, size, iters, i;
 	char cmd[96], warm[96];
 	long long t0, t1;
 	int single, fd;
@@ -483,11 +604,17 @@ static void mode_slab(int argc, char **argv)
 		die("%s: %s (a kernel without bench/kernel/objstock_bench.c, or no debugfs)",
 		    SLAB_BENCH, strerror(errno));
 	snprintf(warm, sizeof(warm), "%lu %lu %lu %d", n, size, warmup(iters), single);
-	snprintf(cmd, sizeof(cmd), "%lu %lu %lu %d %lu", n, size, iters, single, phases);
+	if (yield_each && (iters % SLAB_CHUNK || phases > 1))
+		die("churn slab -y: ITERS must be a multiple of %d, without -p", SLAB_CHUNK);
+	snprintf(cmd, sizeof(cmd), "%lu %lu %lu %d %lu", n, size,
+		 yield_each ? SLAB_CHUNK : iters, single, phases);
 	slab_write(fd, warm);	/* creates the cache, fills the sheaves */
 	t0 = now_ns();
 	window_open();
-	slab_write(fd, cmd);
+	for (i = 0; i < (yield_each ? iters / SLAB_CHUNK : 1); i++) {
+		slab_write(fd, cmd);
+		op_done();
+	}
 	window_close();
 	t1 = now_ns();
 	close(fd);
@@ -554,6 +681,96 @@ static void no_aslr(char **argv)
 	fprintf(stderr, "churn: warning: cannot re-exec without ASLR: %s\n", strerror(errno));
 }
 
+static void dispatch(int argc, char **argv)
+{
+	if (!strcmp(argv[0], "pipe"))
+		mode_pipe(argc - 1, argv + 1);
+	else if (!strcmp(argv[0], "xattr"))
+		mode_xattr(argc - 1, argv + 1);
+	else if (!strcmp(argv[0], "mmap"))
+		mode_mmap(argc - 1, argv + 1);
+	else if (!strcmp(argv[0], "mmap2"))
+		mode_mmap2(argc - 1, argv + 1);
+	else if (!strcmp(argv[0], "run"))
+		mode_run(argc - 1, argv + 1);
+	else if (!strcmp(argv[0], "slab"))
+		mode_slab(argc - 1, argv + 1);
+	else
+		die("unknown mode '%s' (pipe, xattr, mmap, mmap2, run, slab)", argv[0]);
+}
+
+static void pin_cpu(long cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity(CPU %ld): %s", cpu, strerror(errno));
+}
+
+/* -g: fork the workers, hold the window around their measured loops */
+static void run_gang(const char *cgroups, int argc, char **argv)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	char *list = strdup(cgroups ? cgroups : ""), *dirs[4096], *tok, *save;
+	int pin = strcmp(argv[0], "run") != 0, status;
+	unsigned long i, ndirs = 0;
+	long long t0, t1;
+	pid_t pids[4096];
+
+	if (gang > 4096)
+		die("-g %lu: at most 4096 workers", gang);
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (ndirs < 4096)
+			dirs[ndirs++] = tok;
+	if (pipe2(gang_ready, O_CLOEXEC) || pipe2(gang_go, O_CLOEXEC) ||
+	    pipe2(gang_done, O_CLOEXEC) || pipe2(gang_exit, O_CLOEXEC))
+		die("gang: pipe: %s", strerror(errno));
+	fflush(NULL);
+	for (i = 0; i < gang; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			die("gang: fork: %s", strerror(errno));
+		if (!pids[i]) {
+			gang_worker = 1;
+			close(gang_ready[0]);
+			close(gang_go[1]);
+			close(gang_done[0]);
+			close(gang_exit[1]);
+			if (ndirs)
+				join_cgroup(dirs[i % ndirs]);
+			if (pin)
+				pin_cpu((long)(i % ncpu));
+			dispatch(argc, argv);
+			exit(0);
+		}
+	}
+	close(gang_ready[1]);
+	close(gang_go[0]);
+	close(gang_done[1]);
+	close(gang_exit[0]);
+	gang_gather(gang_ready[0], "their window");
+	t0 = now_ns();
+	window_open();
+	close(gang_go[1]);		/* go */
+	gang_gather(gang_done[0], "the end of their loop");
+	window_close();
+	t1 = now_ns();
+	close(gang_exit[1]);		/* exit */
+	for (i = 0; i < gang; i++) {
+		while (waitpid(pids[i], &status, 0) < 0)
+			if (errno != EINTR)
+				die("gang: waitpid: %s", strerror(errno));
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			die("gang: worker %lu failed (%s %d)", i, WIFEXITED(status) ? "exit status" : "signal",
+			    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	}
+	free(list);
+	printf("churn mode=gang-%s workers=%lu ns=%lld\n", argv[0], gang, t1 - t0);
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	const char *cgroup = NULL;
@@ -562,9 +779,13 @@ int main(int argc, char **argv)
 	no_aslr(argv);
 
 	opterr = 0;
-	while ((opt = getopt(argc, argv, "+c:p:se")) != -1) {
+	while ((opt = getopt(argc, argv, "+c:p:seg:y")) != -1) {
 		if (opt == 'c')
 			cgroup = optarg;
+		else if (opt == 'g')
+			gang = number("WORKERS", optarg);
+		else if (opt == 'y')
+			yield_each = 1;
 		else if (opt == 's')
 			settle_rcu = 1;
 		else if (opt == 'e')
@@ -572,30 +793,25 @@ int main(int argc, char **argv)
 		else if (opt == 'p')
 			phases = number("PHASES", optarg);
 		else
-			die("usage: churn [-c CGROUP_DIR] [-p PHASES] [-s] [-e] pipe|xattr|mmap|run|slab ...");
+			die("usage: churn [-c CGROUP_DIR] [-p PHASES] [-s] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab ...");
 	}
 	if (phases > MAX_PHASES)
 		die("-p %lu: at most %d phases", phases, MAX_PHASES);
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)
-		die("usage: churn [-c CGROUP_DIR] [-p PHASES] [-s] [-e] pipe|xattr|mmap|run|slab ...");
+		die("usage: churn [-c CGROUP_DIR] [-p PHASES] [-s] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab ...");
+	if (gang) {
+		if (phases > 1 || perf_on)
+			die("-g does not go with -p > 1 or -e");
+		run_gang(cgroup, argc, argv);
+		return 0;
+	}
 	if (perf_on)
 		perf_open();
 	join_cgroup(cgroup);
 	if (strcmp(argv[0], "run"))
 		pin_cpu0();
-	if (!strcmp(argv[0], "pipe"))
-		mode_pipe(argc - 1, argv + 1);
-	else if (!strcmp(argv[0], "xattr"))
-		mode_xattr(argc - 1, argv + 1);
-	else if (!strcmp(argv[0], "mmap"))
-		mode_mmap(argc - 1, argv + 1);
-	else if (!strcmp(argv[0], "run"))
-		mode_run(argc - 1, argv + 1);
-	else if (!strcmp(argv[0], "slab"))
-		mode_slab(argc - 1, argv + 1);
-	else
-		die("unknown mode '%s' (pipe, xattr, mmap, run, slab)", argv[0]);
+	dispatch(argc, argv);
 	return 0;
 }
