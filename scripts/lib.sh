@@ -377,6 +377,24 @@ bench_kernels() {
 	"$TOP/scripts/vng-setup.sh" > /dev/null	# records the virtme-ng version
 }
 
+# kinsn_boot WHAT RUNDIR KERNEL_DIR PLUGIN_OPTS APPEND GUEST_CMD...: boot the
+# kernel in KERNEL_DIR under -icount with the kinsn plugin (its options, e.g.
+# "cache=on", after start/stop/out) and run GUEST_CMD (quoted for the guest);
+# CPUS, TIMEOUT as for boot.sh (NUMA=1).  Dies, saying WHAT, unless the guest
+# command exited 0.
+kinsn_boot() {
+	local what=$1 rd=$2 kdir=$3 popts=$4 append=$5 rc=0
+	shift 5
+	mkdir -p "$rd"
+	# paths quoted for vng's split of --qemu-opts and for the guest's shell
+	QEMU_OPTS="${ICOUNT:+-icount $ICOUNT }-plugin $(printf '%q' "$CACHE/tools/libkinsn.so,start=$start,stop=$stop,out=$rd/kinsn.out${popts:+,$popts}")" \
+		TIMEOUT=${TIMEOUT:-1800} NUMA=1 APPEND="$append" \
+		"$TOP/scripts/boot.sh" "$kdir/arch/x86/boot/bzImage" "$rd" "$(printf '%q ' "$@")" || rc=$?
+	# boot.sh has said why if it died; else the guest command failed
+	[ "$rc" != "$DIE_STATUS" ] || exit "$rc"
+	[ "$rc" = 0 ] || die "$what: the guest's command exited $rc (see $rd)"
+}
+
 # bench_meta: the meta.txt lines that say what was measured (after bench_kernels)
 bench_meta() {
 	echo "kernel_version $(make -s -C "$TREE" kernelversion)"
