@@ -14,6 +14,9 @@ pkgs=(
 	# workloads, tools, report (no cgroup-tools: the guest scripts, like the
 	# kernel's cgroup selftests, make memcgs and read them through cgroupfs)
 	rt-tests libglib2.0-dev pkg-config gnuplot-nox
+	# the scale bench and the sentinels: stress-ng (switch/mq), iperf3 (TCP
+	# over loopback), liburing (churn's io_uring mode, linked statically)
+	stress-ng iperf3 liburing-dev
 	# make test's check of the lkp-tests job files (bench/lkp)
 	python3-yaml
 	# checkpatch.pl's SPDX check

@@ -185,8 +185,8 @@ src=$TOP/tools/workloads/churn.c
 bin=$out/churn
 if [ ! -f "$bin" ] || [ "$src" -nt "$bin" ]; then
 	log tools "building churn"
-	gcc -O2 -Wall -static -no-pie -fno-pie -o "$bin.tmp" "$src" > "$out/churn.log" 2>&1 ||
-		die "churn does not build (see $out/churn.log; static libc is in libc6-dev)"
+	gcc -O2 -Wall -static -no-pie -fno-pie -o "$bin.tmp" "$src" -luring > "$out/churn.log" 2>&1 ||
+		die "churn does not build (see $out/churn.log; static libc is in libc6-dev, liburing.a in liburing-dev)"
 	mv "$bin.tmp" "$bin"
 fi
 

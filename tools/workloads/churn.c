@@ -10,6 +10,13 @@
  *   churn [-c CGROUP_DIR] mmap2 ITERS DIR       mmap+munmap 128 MiB of an unlinked file in
  *                                 DIR, MAP_PRIVATE, nothing touched (will-it-scale's mmap2)
  *   churn [-c CGROUP_DIR] run -- CMD [ARGS...]  fork+exec CMD and wait for it
+ *   churn [-c CGROUP_DIR] uring DEPTH ITERS  io_uring_queue_init(DEPTH), DEPTH NOPs in
+ *                                 one submit, reap, io_uring_queue_exit; iters= reports
+ *                                 DEPTH * ITERS.  The requests (io_kiocb, a SLAB_ACCOUNT
+ *                                 cache) come from kmem_cache_alloc_bulk(), 8 at a time,
+ *                                 whenever the ring's free list is empty: a new ring's
+ *                                 always is, so every 8 NOPs take one bulk refill; a
+ *                                 ring kept across iterations would recycle them
  *   churn [-c CGROUP_DIR] slab N SIZE ITERS [single]  in-kernel slab microbenchmark:
  *                                 one write to /sys/kernel/debug/objstock_slab_bench
  *                                 (bench/kernel/objstock_bench.c, in both bench kernels)
@@ -65,7 +72,7 @@
  * a CPU take turns op by op (the slab mode: after every write of 16
  * iterations of the kernel loop).
  *
- * The pipe, xattr, mmap, mmap2 and slab modes pin themselves to CPU 0 (the phase is
+ * The pipe, xattr, mmap, mmap2, slab and uring modes pin themselves to CPU 0 (the phase is
  * per CPU, and a migration would change which CPU's stock serves the loop);
  * run does not pin (hackbench spreads over the CPUs).
  *
@@ -94,6 +101,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <liburing.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -573,6 +581,66 @@ static void mode_mmap2(int argc, char **argv)
 	report("mmap2", MMAP_SIZE, iters, t1 - t0);
 }
 
+/* uring: one ring's life, DEPTH NOPs live together in one submit */
+static void uring_cycle(unsigned int depth)
+{
+	struct io_uring_cqe *cqe;
+	struct io_uring ring;
+	unsigned int i, head, seen = 0;
+	int ret;
+
+	ret = io_uring_queue_init(depth, &ring, 0);
+	if (ret < 0)
+		die("io_uring_queue_init(%u): %s", depth, strerror(-ret));
+	for (i = 0; i < depth; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+		if (!sqe)
+			die("io_uring_get_sqe: ring full at %u of %u", i, depth);
+		io_uring_prep_nop(sqe);
+	}
+	ret = io_uring_submit_and_wait(&ring, depth);
+	if (ret != (int)depth)
+		die("io_uring_submit_and_wait: %s", ret < 0 ? strerror(-ret) : "short submit");
+	io_uring_for_each_cqe(&ring, head, cqe) {
+		if (cqe->res < 0)
+			die("io_uring NOP: %s", strerror(-cqe->res));
+		seen++;
+	}
+	io_uring_cq_advance(&ring, seen);
+	if (seen != depth)
+		die("io_uring: %u of %u completions", seen, depth);
+	io_uring_queue_exit(&ring);
+}
+
+static void mode_uring(int argc, char **argv)
+{
+	unsigned long depth, iters, i;
+	long long t0, t1;
+
+	if (argc != 2)
+		die("usage: churn uring DEPTH ITERS");
+	depth = number("DEPTH", argv[0]);
+	iters = number("ITERS", argv[1]);
+	if (depth > 4096)
+		die("DEPTH %lu: at most 4096 (IORING_MAX_ENTRIES is 32768; keep rings small)", depth);
+	phase_open(iters, 0);
+	for (i = 0; i < warmup(iters); i++)
+		uring_cycle(depth);
+	t0 = now_ns();
+	window_open();
+	for (i = 0; i < iters; i++) {
+		if (i % (iters / phases) == 0)
+			phase_part(i / (iters / phases));
+		uring_cycle(depth);
+		op_done();
+	}
+	phase_part(0);
+	window_close();
+	t1 = now_ns();
+	report("uring", depth, depth * iters, t1 - t0);
+}
+
 #define SLAB_BENCH "/sys/kernel/debug/objstock_slab_bench"
 
 static void slab_write(int fd, const char *cmd)
@@ -695,8 +763,10 @@ static void dispatch(int argc, char **argv)
 		mode_run(argc - 1, argv + 1);
 	else if (!strcmp(argv[0], "slab"))
 		mode_slab(argc - 1, argv + 1);
+	else if (!strcmp(argv[0], "uring"))
+		mode_uring(argc - 1, argv + 1);
 	else
-		die("unknown mode '%s' (pipe, xattr, mmap, mmap2, run, slab)", argv[0]);
+		die("unknown mode '%s' (pipe, xattr, mmap, mmap2, run, slab, uring)", argv[0]);
 }
 
 static void pin_cpu(long cpu)
@@ -793,14 +863,14 @@ int main(int argc, char **argv)
 		else if (opt == 'p')
 			phases = number("PHASES", optarg);
 		else
-			die("usage: churn [-c CGROUP_DIR] [-p PHASES] [-s] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab ...");
+			die("usage: churn [-c CGROUP_DIR] [-p PHASES] [-s] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab|uring ...");
 	}
 	if (phases > MAX_PHASES)
 		die("-p %lu: at most %d phases", phases, MAX_PHASES);
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)
-		die("usage: churn [-c CGROUP_DIR] [-p PHASES] [-s] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab ...");
+		die("usage: churn [-c CGROUP_DIR] [-p PHASES] [-s] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab|uring ...");
 	if (gang) {
 		if (phases > 1 || perf_on)
 			die("-g does not go with -p > 1 or -e");
