@@ -20,7 +20,9 @@ mkdir -p /sys/fs/cgroup/objstock-bench /run/objstock-tmp
 # the slab-* workloads write to /sys/kernel/debug/objstock_slab_bench
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug || finish 2
 mount -t tmpfs -o size=64m objstock-tmp /run/objstock-tmp || finish 2
-export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+# bench/bin (next to the workloads file): the helper scripts of "run" workloads
+PATH=$(cd "$(dirname "$wl")" && pwd)/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
 
 : > manifest; : > churn.out
 win=0
@@ -52,8 +54,11 @@ if [ "$events" = 1 ]; then
 	# page_counter_try_charge: those the memcg_stock cannot serve), page
 	# counter uncharges, obj_stock slot drains (eviction, CPU drain) and
 	# memcg_stock refills (whole pages an obj_stock slot hands back, or
-	# uncharged folios)
-	for p in try_charge_memcg page_counter_try_charge page_counter_uncharge drain_obj_stock_slot refill_stock; do
+	# uncharged folios); and what the sentinels are there for: the per-object
+	# slab hooks, io_uring's bulk request refill, socket memory charges
+	for p in try_charge_memcg page_counter_try_charge page_counter_uncharge drain_obj_stock_slot refill_stock \
+			__memcg_slab_post_alloc_hook __memcg_slab_free_hook __io_alloc_req_refill \
+			kmem_cache_alloc_bulk_noprof mem_cgroup_sk_charge; do
 		echo "p:objstock/$p $p" >> $T/kprobe_events 2>/dev/null || note "no kprobe on $p"
 	done
 	echo 1 > $T/events/objstock/enable 2>/dev/null

@@ -115,8 +115,9 @@ def sd(x):
 
 
 def natural(w):
-    """Workload order for tables and plots: hackbench, pipe, xattr, mmap, then
-    the slab-* microbenchmark rows; numbers within a name in numeric order."""
-    fam = ['hackbench', 'pipe', 'xattr', 'mmap', 'slab-bulk', 'slab-single']
+    """Workload order for tables and plots: hackbench, pipe, xattr, mmap, tcp,
+    uring, stress(-ng), then the slab-* microbenchmark rows; numbers within a
+    name in numeric order."""
+    fam = ['hackbench', 'pipe', 'xattr', 'mmap', 'tcp', 'uring', 'stress', 'slab-bulk', 'slab-single']
     f = next((i for i, x in enumerate(fam) if w.startswith(x)), len(fam))
     return (f, [int(t) if t.isdigit() else t for t in re.split(r'(\d+)', w)])
