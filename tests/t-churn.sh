@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# t-churn: churn's gang (-g: W workers in one window, as `make scale` runs
+# them), yield (-y), the uring and mmap2 modes, and their bad input, run in
+# userspace on this host (no bench kernel: no -s, -p or slab here).
+. "$(dirname "$0")/lib.sh"
+
+churn=$tmp/churn
+if ! gcc -O2 -Wall -Werror -static -no-pie -fno-pie -o "$churn" "$TOP/tools/workloads/churn.c" -luring \
+		> "$tmp/churn.log" 2>&1; then
+	fail churn-static-builds "gcc: $(grep -m1 error "$tmp/churn.log")"
+	exit 0
+fi
+pass churn-static-builds 'churn.c builds static with liburing, -Wall -Werror'
+
+# a gang: W workers' loops in one window, one result line from the gang
+out=$("$churn" -g 3 -y pipe 4 30 2> "$tmp/gang.err")
+check churn-gang-line 'churn -g 3: one line "churn mode=gang-pipe workers=3 ns=N", nothing on stderr' \
+	bash -c '[ "$(printf "%s\n" "$1" | wc -l)" = 1 ] && printf "%s\n" "$1" | grep -Eqx "churn mode=gang-pipe workers=3 ns=[1-9][0-9]*" && ! [ -s "$2" ]' \
+	_ "$out" "$tmp/gang.err"
+# every worker ran its loop: each writes its own markers file through a run
+# command, counted afterwards
+mkdir -p "$tmp/marks"
+"$churn" -g 4 run -- sh -c 'echo x >> '"$tmp"'/marks/$$' > /dev/null 2>&1
+check churn-gang-workers 'churn -g 4 run: 4 workers, each ran the command twice (warm-up + window)' \
+	bash -c '[ "$(cat "$1"/* | wc -l)" = 8 ] && [ "$(ls "$1" | wc -l)" = 8 ]' _ "$tmp/marks"
+# a worker that fails: the gang fails, saying how many got there
+rc=0
+"$churn" -g 2 run -- false > /dev/null 2> "$tmp/fail.err" || rc=$?
+check churn-gang-worker-fails 'a failing worker: non-zero exit and "0 of 2 workers reached their window"' \
+	bash -c '[ "$1" != 0 ] && grep -q "gang: 0 of 2 workers reached their window" "$2"' _ "$rc" "$tmp/fail.err"
+# the gang spreads workers over the -c directories: a directory that is not
+# a cgroup fails the worker that joins it, and so the gang
+rc=0
+"$churn" -g 2 -c "$tmp/not-a-cgroup" pipe 1 10 > /dev/null 2> "$tmp/cg.err" || rc=$?
+check churn-gang-bad-cgroup 'a -c directory that is not a cgroup: non-zero, "cannot join cgroup"' \
+	bash -c '[ "$1" != 0 ] && grep -q "cannot join cgroup $2" "$3"' _ "$rc" "$tmp/not-a-cgroup" "$tmp/cg.err"
+rc=0
+"$churn" -g 2 -p 4 pipe 1 16 > /dev/null 2> "$tmp/gp.err" || rc=$?
+check churn-gang-no-phases '-g with -p 4: refused in one line' \
+	bash -c '[ "$1" != 0 ] && grep -qx "churn: error: -g does not go with -p > 1 or -e" "$2"' _ "$rc" "$tmp/gp.err"
+
+# uring: DEPTH NOPs per ring, iters= is DEPTH * ITERS
+out=$("$churn" uring 16 5 2> "$tmp/uring.err")
+if grep -q 'io_uring_queue_init.*\(not permitted\|not implemented\|Function not\)' "$tmp/uring.err"; then
+	skip churn-uring "io_uring is disabled on this host: $(tail -1 "$tmp/uring.err")"
+else
+	check churn-uring 'churn uring 16 5: iters=80 (16 NOPs x 5 rings)' \
+		bash -c 'printf "%s\n" "$1" | grep -Eqx "churn mode=uring size=16 iters=80 ns=[0-9]+ ns_per_op=[0-9.]+"' _ "$out"
+fi
+rc=0
+"$churn" uring 0 5 > /dev/null 2> "$tmp/u0.err" || rc=$?
+check churn-uring-bad-depth 'churn uring 0 5: "DEPTH must be a positive integer"' \
+	bash -c '[ "$1" != 0 ] && grep -q "DEPTH must be a positive integer" "$2"' _ "$rc" "$tmp/u0.err"
+
+# mmap2: a file mapping in DIR
+mkdir -p "$tmp/m2"
+out=$("$churn" mmap2 10 "$tmp/m2" 2> "$tmp/m2.err")
+check churn-mmap2 'churn mmap2 10 DIR: one result line, the file gone afterwards' \
+	bash -c 'printf "%s\n" "$1" | grep -Eqx "churn mode=mmap2 size=134217728 iters=10 ns=[0-9]+ ns_per_op=[0-9.]+" && ! ls "$2"/churn-mmap2.* 2>/dev/null' \
+	_ "$out" "$tmp/m2"
+rc=0
+"$churn" mmap2 10 "$tmp/no-such-dir" > /dev/null 2> "$tmp/m2bad.err" || rc=$?
+check churn-mmap2-bad-dir 'churn mmap2 into a missing DIR: non-zero, "cannot create a file in"' \
+	bash -c '[ "$1" != 0 ] && grep -q "cannot create a file in" "$2"' _ "$rc" "$tmp/m2bad.err"
