@@ -61,7 +61,7 @@ class Committed(unittest.TestCase):
         rows = {r[0]: r for r in cover.rows(res)}
         self.assertEqual(len(rows), 40)
         line = next(ln for ln in cover.numbers(res, 'x') if ln.startswith('pipe-64 '))
-        self.assertEqual(line.split(), ['pipe-64', '2201', '2186', '3393', '2573', '1192±3', '387±1', '68%**'])
+        self.assertEqual(line.split(), ['pipe-64', '2201', '2186', '3393', '2573', '1192±3', '387±1', '68%±0**'])
 
     def test_virtme_ng_version_in_report(self):
         """the virtme-ng version bench.sh records (meta.virtme_ng) is in report.md"""
@@ -199,6 +199,11 @@ class Floor(unittest.TestCase):
     def test_cover_ignores_the_floor(self):
         self.assertEqual([r[0] for r in cover.rows(self.res())], ['pipe-64'])
 
+    def test_cover_floor_table(self):
+        L = cover.floor_lines(self.res())
+        self.assertIn('pipe-64                   10%    10%   100%    50%       50%', L)
+        self.assertEqual(cover.floor_lines(self.res(nokmem=False)), [])
+
 
 class Traffic(unittest.TestCase):
     """TRAFFIC=1 runs: collect.py reads the cache-model boots
@@ -245,6 +250,18 @@ class Traffic(unittest.TestCase):
         self.assertIn('## Memory traffic per op (modeled)', L)
         self.assertIn('| pipe-64 | memcg | 40.00 | 30.00 | 1.000 | 1.000 | 4.000 | 3.000 | 5000 | 4000 | -20.0% |', L)
         self.assertIn('| pipe-64 | 3000 | 2000 | +33% | 3.000 | 2.000 |', L)
+
+    def test_cover_traffic_table(self):
+        with tempfile.TemporaryDirectory() as d:
+            r = self.collect(self.rundir(d))
+        res = bench.validate(json.loads(r.stdout))
+        L = cover.traffic_lines(res)
+        self.assertIn('plugin\'s cache model: per-vCPU 32 KiB L1D, shared 2048 KiB LLC, a', L)
+        # xfer tax 3 / 2, LLC tax 0 / 0, cost tax 3000 / 2000: cut 33%
+        self.assertIn('pipe-64                  3.00   2.00   0.00   0.00   3000   2000  33%', L)
+        res['meta']['traffic_model'] = 'line 64'
+        with self.assertRaisesRegex(Error, 'does not give the cache model'):
+            cover.traffic_lines(res)
 
     def test_two_models_refused(self):
         with tempfile.TemporaryDirectory() as d:

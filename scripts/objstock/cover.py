@@ -6,9 +6,10 @@ the results), everything between them is replaced.
 """
 import os
 import re
+import textwrap
 
 from . import Error, bench, write_atomic
-from .stats import mean, sd, welch
+from .stats import cut_interval, mean, natural, sd, welch
 
 SECTION = re.compile(r'^\[numbers:[^\n]*\]\n.*?^\[end of numbers\]$', re.S | re.M)
 META = ('repetitions', 'cpus')
@@ -48,26 +49,98 @@ def numbers(res, rel):
     L.append('Guest kernel instructions per operation, QEMU/TCG, %s vCPUs,' % meta['cpus'])
     L.append('-icount %s, counted by a TCG plugin between the workload\'s' % meta.get('icount', 'off'))
     L.append('markers; mean of %s boots of each kernel, alternated.  tax = memcg -' % reps)
-    L.append('root in the same boot, mean±stddev; cut = tax reduction, * Welch')
-    L.append('p < 0.05, ** p < 0.01.')
+    L.append('root in the same boot, mean±stddev; cut = tax reduction ± the')
+    L.append('half-width of its 95% interval, * Welch p < 0.05, ** p < 0.01.')
     L.append('hackbench is scaled down for emulation (parameters in the report):')
     L.append('')
     L.append('%-22s %11s %11s %19s' % ('', '--- root --', '-- memcg --', '------- tax -------'))
-    L.append('%-22s %5s %5s %5s %5s %9s %9s %6s' % ('workload', 'base', 'patch', 'base', 'patch',
+    L.append('%-22s %5s %5s %5s %5s %9s %9s %9s' % ('workload', 'base', 'patch', 'base', 'patch',
                                                     'base', 'patched', 'cut'))
     for w, rb, rp, mb, mp, tb, tp in rows(res):
-        cut = (1 - mean(tp) / mean(tb)) * 100 if mean(tb) else 0
+        cut, hw = cut_interval(tb, tp)
         p = welch(tb, tp)
         mark = '**' if p is not None and p < 0.01 else '*' if p is not None and p < 0.05 else ''
-        L.append('%-22s %s %s %s %s %9s %9s %5.0f%%%s' % (
+        cell = 'n/a' if cut is None or mean(tb) <= 0 else \
+            '%.0f%%' % cut + ('±%.0f' % hw if hw is not None else '') + mark
+        L.append('%-22s %s %s %s %s %9s %9s %9s' % (
             w[:22], short(mean(list(rb.values()))), short(mean(list(rp.values()))),
             short(mean(list(mb.values()))), short(mean(list(mp.values()))),
-            '%.0f±%.0f' % (mean(tb), sd(tb)), '%.0f±%.0f' % (mean(tp), sd(tp)), cut, mark))
+            '%.0f±%.0f' % (mean(tb), sd(tb)), '%.0f±%.0f' % (mean(tp), sd(tp)), cell))
     L.append('')
-    L.append('A cut without a mark is within the noise of %s boots.' % reps)
+    L.append('A cut without a mark is within the noise of %s boots; one whose' % reps)
+    L.append('interval is wider than ±10 points is no evidence either way.')
+    L += floor_lines(res)
+    L += traffic_lines(res)
     L.append('')
     L.append('Full report with wall time, Welch p-values and kprobe event counts:')
     L.append('%s/report.md in the objstock repository.' % rel)
+    return L
+
+
+def floor_lines(res):
+    """memcg and root over the floor (the patched kernel booted with
+    cgroup.memory=nokmem), when the run has it"""
+    if not any(s['kernel'] == 'nokmem' for s in res['samples']):
+        return []
+    key = 'kernel_insns_per_op'
+    L = [''] + textwrap.wrap(
+        'Over the floor, the patched kernel booted with cgroup.memory=nokmem (alternated with '
+        'both in every repetition): kernel / floor - 1, and how much of 7.3\'s memcg cost over '
+        'the floor the series removes:', 72) + ['',
+         '%-22s %13s %13s %9s' % ('', '---- root ---', '--- memcg ---', 'memcg'),
+         '%-22s %6s %6s %6s %6s %9s' % ('workload', 'base', 'patch', 'base', 'patch', 'cost cut')]
+    for w in bench.workloads(res):
+        f = {cg: bench.cell(res, 'nokmem', w, cg, key) for cg in bench.CGROUPS}
+        if not all(f.values()):
+            continue
+        over = {}
+        for k in bench.AB:
+            for cg in bench.CGROUPS:
+                c = bench.cell(res, k, w, cg, key)
+                over[k, cg] = (mean(c) / mean(f[cg]) - 1) * 100 if c and mean(f[cg]) else None
+        if any(v is None for v in over.values()):
+            continue
+        cost = mean(bench.cell(res, 'base', w, 'memcg', key)) - mean(f['memcg'])
+        cut = (1 - (mean(bench.cell(res, 'patched', w, 'memcg', key)) - mean(f['memcg'])) / cost) * 100 \
+            if cost > 0 else None
+        L.append('%-22s %5.0f%% %5.0f%% %5.0f%% %5.0f%% %9s' % (
+            w[:22], over['base', 'root'], over['patched', 'root'], over['base', 'memcg'],
+            over['patched', 'memcg'], '%.0f%%' % cut if cut is not None else 'n/a'))
+    return L
+
+
+def traffic_lines(res):
+    """the modeled memory traffic of the traffic pass, when the run has it"""
+    rows = {(t['kernel'], t['workload'], t['cgroup']): t for t in res.get('traffic') or []}
+    if not rows:
+        return []
+    f = res['meta'].get('traffic_model', '').split()
+    m = dict(zip(f[::2], f[1::2]))
+    try:
+        model = ('per-vCPU %d KiB L1D, shared %d KiB LLC, a coherence directory per'
+                 % (int(m['l1d_size']) // 1024, int(m['llc_size']) // 1024),
+                 'cost of instructions + %s per L1D miss + %s per LLC miss + %s per'
+                 % (m['lat_l1d'], m['lat_llc'], m['lat_xfer']))
+    except (KeyError, ValueError):
+        raise Error('meta.traffic_model does not give the cache model: %r' % res['meta'].get('traffic_model'))
+    L = [''] + textwrap.wrap(
+        'Memory traffic per op, modeled (one boot of each kernel with the plugin\'s cache model: '
+        + model[0] + ' guest physical line): the memcg tax (memcg - root) in cross-vCPU transfers '
+        'and LLC misses per op, and in a modeled ' + model[1] + ' transfer:', 72) + ['',
+         '%-22s %13s %13s %17s' % ('', '-- xfer tax -', '-- LLC tax --', '--- cost tax ---'),
+         '%-22s %6s %6s %6s %6s %6s %6s %4s' % ('workload', 'base', 'patch', 'base', 'patch',
+                                                 'base', 'patch', 'cut')]
+    for w in sorted({k[1] for k in rows}, key=natural):
+        c = {(k, cg): rows.get((k, w, cg)) for k in bench.AB for cg in bench.CGROUPS}
+        if not all(c.values()):
+            continue
+        tax = {(k, key): c[k, 'memcg'][key + '_per_op'] - c[k, 'root'][key + '_per_op']
+               for k in bench.AB for key in ('xfer', 'llc_miss', 'cost')}
+        cut = (1 - tax['patched', 'cost'] / tax['base', 'cost']) * 100 if tax['base', 'cost'] > 0 else None
+        L.append('%-22s %6.2f %6.2f %6.2f %6.2f %6.0f %6.0f %4s' % (
+            w[:22], tax['base', 'xfer'], tax['patched', 'xfer'], tax['base', 'llc_miss'],
+            tax['patched', 'llc_miss'], tax['base', 'cost'], tax['patched', 'cost'],
+            '%.0f%%' % cut if cut is not None else 'n/a'))
     return L
 
 
