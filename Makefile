@@ -1,6 +1,8 @@
 # objstock: a Linux 7.3 memcg obj_stock patch series and the bench that proves it.
 #
 #   make              the A/B report: base 7.3 vs patched, in a memcg and in root
+#   make report       render report.md from RESULTS="a.json b.json ..." (QEMU and real
+#                     hardware runs merged; nothing run) into OUT (results/latest)
 #   make check        make test, then build the patched kernel, boot it under QEMU, run the tests
 #   make test         the harness's own tests (no kernel build, no boot; part of make check)
 #   make check-debug  make check on a lockdep + KASAN + KFENCE + DEBUG_VM kernel
@@ -30,10 +32,14 @@ SHELL := /bin/bash
 
 .PHONY: all report pkg check check-debug test cover build-each baseline tree series fetch deps build tools shell kinsn-selftest knobs clean distclean help
 
-all: report
-
-report:
+all:
 	@"$(S)/bench.sh"
+
+# the report alone, nothing run: one report.md (and plots) in OUT from one
+# or more results.json (RESULTS, default the latest run); QEMU and real
+# hardware runs merged (scripts/objstock/hw.py)
+report:
+	@python3 "$(S)/report.py" $(or $(RESULTS),$(CURDIR)/results/latest/results.json) "$(or $(OUT),$(CURDIR)/results/latest)"
 
 check:
 	@"$(S)/check.sh"

@@ -13,7 +13,7 @@ run=$TOP/bench/hw/run
 # --- churn -e ------------------------------------------------------------------
 churn=$tmp/churn
 line_re='churn mode=pipe size=[0-9]+ iters=20 ns=[0-9]+ ns_per_op=[0-9.]+'
-if ! gcc -O2 -Wall -Werror -o "$churn" "$TOP/tools/workloads/churn.c" > "$tmp/churn.log" 2>&1; then
+if ! gcc -O2 -Wall -Werror -o "$churn" "$TOP/tools/workloads/churn.c" -luring > "$tmp/churn.log" 2>&1; then
 	fail churn-builds "gcc: $(grep -m1 error "$tmp/churn.log")"
 else
 	pass churn-builds 'churn.c builds with -Wall -Werror (perf_event_open included)'
@@ -47,7 +47,7 @@ else
 	check churn-e-order '-c "" -e -p 1: parsed like -e alone' grep -Eq "^$line_re" "$tmp/mix.out"
 	"$churn" -z pipe 1 20 > /dev/null 2> "$tmp/bad.err"
 	check churn-usage-e 'an unknown option: the usage names -e' \
-		grep -qxF 'churn: error: usage: churn [-c CGROUP_DIR] [-p PHASES] [-s] [-e] pipe|xattr|mmap|run|slab ...' "$tmp/bad.err"
+		grep -qE '^churn: error: usage: churn (\[-[a-z][^]]*\] )*\[-e\] ' "$tmp/bad.err"
 	"$churn" pipe -e 20 > /dev/null 2> "$tmp/after.err"
 	check churn-e-after-mode '-e after the mode is an argument of the mode' \
 		grep -qF "NPAGES must be a positive integer, not '-e'" "$tmp/after.err"
@@ -86,3 +86,28 @@ if [ "$(id -u)" = 0 ]; then
 else
 	skip hw-run-nokmem "not root"
 fi
+
+# --- make pkg: PKG_KCONFIG, and config.sh -b (a machine's config + fragments) ----
+expect pkg-kconfig-missing "PKG_KCONFIG=.*no-such.config: bench, localmodconfig or a readable kconfig file" \
+	env PKG_KCONFIG="$tmp/no-such.config" "$TOP/scripts/pkg.sh"
+echo 'not a config' > "$tmp/not.config"
+expect pkg-kconfig-not-config "PKG_KCONFIG=.*not.config: not a kconfig file" \
+	env PKG_KCONFIG="$tmp/not.config" "$TOP/scripts/pkg.sh"
+if [ ! -r "/boot/config-$(uname -r)" ]; then
+	expect pkg-kconfig-localmod "PKG_KCONFIG=localmodconfig: no /boot/config-$(uname -r)" \
+		env PKG_KCONFIG=localmodconfig "$TOP/scripts/pkg.sh"
+fi
+mkdir -p "$tmp/ksrc-b"
+printf 'olddefconfig:\n\t@true\n' > "$tmp/ksrc-b/Makefile"
+printf '%s\n' 'CONFIG_NR_CPUS=8192' 'CONFIG_SYSTEM_TRUSTED_KEYS="debian/certs/debian-uefi-certs.pem"' \
+	'CONFIG_MODULE_SIG_KEY="certs/signing_key.pem"' '# CONFIG_MEMCG is not set' > "$tmp/machine.config"
+printf 'CONFIG_MEMCG=y\r\n' > "$tmp/frag-b.config"
+"$TOP/scripts/config.sh" -b "$tmp/machine.config" "$tmp/ksrc-b" "$tmp/obj-b" "$tmp/frag-b.config" > /dev/null 2>&1
+check config-b-start 'config.sh -b: the machine config, its certificate paths dropped, the fragments last' \
+	bash -c 'grep -qx CONFIG_NR_CPUS=8192 "$1" && ! grep -q "KEYS=\|SIG_KEY=" "$1" && [ "$(tail -1 "$1")" = CONFIG_MEMCG=y ]' \
+	_ "$tmp/obj-b/.config"
+printf 'CONFIG_NR_CPUS=64\n' > "$tmp/machine.config"
+"$TOP/scripts/config.sh" -b "$tmp/machine.config" "$tmp/ksrc-b" "$tmp/obj-b" "$tmp/frag-b.config" > /dev/null 2>&1
+check config-b-changed 'config.sh -b: another machine config is a new config, not "unchanged"' \
+	grep -qx CONFIG_NR_CPUS=64 "$tmp/obj-b/.config"
+expect config-l-needs-b 'config.sh: -l needs -b' "$TOP/scripts/config.sh" -l "$tmp/lsmod" "$tmp/ksrc-b" "$tmp/obj-b" "$tmp/frag-b.config"

@@ -106,6 +106,8 @@ def collect(outdir, wlfile):
                 if m.get(k) != first.get(k):
                     raise Error('%s: repetitions from different machines (%s: %s vs %s): use one OUTDIR per machine'
                                 % (outdir, k, first.get(k), m.get(k)))
+    # the workloads this OUTDIR ran (WORKLOADS= may have chosen a few)
+    workloads = {w: v for w, v in workloads.items() if any(s['workload'] == w for s in samples)}
     meta = {'source': SOURCE}
     for k in MACHINE:
         meta[k] = first.get(k, '?')
@@ -276,8 +278,10 @@ set style fill solid 0.8 border -1
 set xtics rotate by -35 font ',9'
 set grid ytics
 set key top left
+set yrange [%s:*]
 plot '%s' using 3:xtic(2) title 'base', '' using 4 title 'patched'
-""" % (max(900, 40 * len(dat)), png, title.replace("'", ''), datf)
+""" % (max(900, 40 * len(dat)), png, title.replace("'", ''),
+       '0' if min(min(b, p) for _, _, b, p in dat) >= 0 else '*', datf)
     r = subprocess.run(['gnuplot'], input=gp, text=True, capture_output=True)
     if r.returncode:
         raise Error('gnuplot failed: ' + (r.stderr.strip().splitlines() or ['?'])[-1])
