@@ -137,6 +137,9 @@ class Merge(unittest.TestCase):
         self.assertEqual(md.count('## Real hardware: '), 2)
         self.assertIn('Kernel instructions per op (perf, churn\'s tasks): none (no perf counters', md)
         self.assertIn('### memcg tax: memcg minus root, wall time per op (ns)', md)
+        # the machine without perf is a VM (hypervisor flag): the section says so, bigbox's does not
+        self.assertEqual(md.count('**This machine is a virtual machine**'), 1)
+        self.assertLess(md.index('## Real hardware: guestvm'), md.index('**This machine is a virtual machine**'))
 
     def test_merge_same_machine_adds_repetitions(self):
         md = self.render(self.hw, self.hw)

@@ -119,6 +119,7 @@ def collect(outdir, wlfile):
     meta['kernels'] = ' '.join(k for k in bench.KERNELS if k in metas)
     meta['repetitions'] = str(max(len(ms) for ms in metas.values()))
     meta['perf'] = 'yes' if any(s['kernel_insns'] is not None for s in samples) else 'no'
+    meta['hypervisor'] = first.get('hypervisor', '?')
     meta['phases'] = first.get('phases', '?')
     meta['started'] = min(m.get('started', '?') for ms in metas.values() for m in ms)
     meta['finished'] = max(m.get('finished', '?') for ms in metas.values() for m in ms)
@@ -202,6 +203,10 @@ def section(runs, outdir=None, index=0):
                  '; '.join('%s `%s`' % (k, meta.get('uname_' + k, meta.get('kernel_release_' + k, '?')))
                            for k in kernels),
                  ', '.join('`%s`' % p for p, _ in runs)))
+    if meta.get('hypervisor') == 'yes':
+        L.append('')
+        L.append('**This machine is a virtual machine** (its CPUs carry the hypervisor flag): these are '
+                 'not numbers of real hardware.')
     L.append('')
     L.append('Cells are mean ± stddev [min..max] over the repetitions. Marks: `*` Welch p < 0.05, '
              '`**` p < 0.01, `!` the LKP rule (ranges do not overlap and the change is above 1%). The wall time is the machine\'s time between the markers; the counts, where '
