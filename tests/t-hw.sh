@@ -111,3 +111,12 @@ printf 'CONFIG_NR_CPUS=64\n' > "$tmp/machine.config"
 check config-b-changed 'config.sh -b: another machine config is a new config, not "unchanged"' \
 	grep -qx CONFIG_NR_CPUS=64 "$tmp/obj-b/.config"
 expect config-l-needs-b 'config.sh: -l needs -b' "$TOP/scripts/config.sh" -l "$tmp/lsmod" "$tmp/ksrc-b" "$tmp/obj-b" "$tmp/frag-b.config"
+
+# --- make report: the render/merge step; make (all) is still the bench ----------
+check make-all-bench 'make and make all run the bench (scripts/bench.sh)' \
+	bash -c 'make -n -s -C "$1" | grep -q "scripts/bench.sh" && make -n -s -C "$1" all | grep -q "scripts/bench.sh"' _ "$TOP"
+check make-report-no-bench 'make report runs no bench' bash -c '! make -n -s -C "$1" report | grep -q bench.sh' _ "$TOP"
+make -s -C "$TOP" report RESULTS="$TOP/tests/fixtures/hw/qemu.json $TOP/tests/fixtures/hw/hw.json" OUT="$tmp/rep" > /dev/null 2>&1
+check make-report-merge 'make report RESULTS="qemu.json hw.json" OUT=...: one report.md with both' \
+	bash -c 'head -1 "$1" | grep -q "^# objstock A/B report: Linux 7.3.4" && grep -q "^## Real hardware: bigbox" "$1"' _ "$tmp/rep/report.md"
+expect make-report-missing "cannot read $tmp/nope.json" make -s -C "$TOP" report RESULTS="$tmp/nope.json" OUT="$tmp/rep2"
