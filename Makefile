@@ -1,6 +1,8 @@
 # objstock: a Linux 7.3 memcg obj_stock patch series and the bench that proves it.
 #
 #   make              the A/B report: base 7.3 vs patched, in a memcg and in root
+#   make scale        the scaling matrix: base vs patched at 1, 2, 4, 8 vCPUs and 1, 8, 32
+#                     memcgs (tax curve, transfers, drift vs the bound): results/latest-scale
 #   make report       render report.md from RESULTS="a.json b.json ..." (QEMU and real
 #                     hardware runs merged; nothing run) into OUT (results/latest)
 #   make check        make test, then build the patched kernel, boot it under QEMU, run the tests
@@ -30,10 +32,13 @@ SHELL := /bin/bash
 # the prerequisites below run in order (knobs first)
 .NOTPARALLEL:
 
-.PHONY: all report pkg check check-debug test cover build-each baseline tree series fetch deps build tools shell kinsn-selftest knobs clean distclean help
+.PHONY: all scale report pkg check check-debug test cover build-each baseline tree series fetch deps build tools shell kinsn-selftest knobs clean distclean help
 
 all:
 	@"$(S)/bench.sh"
+
+scale:
+	@"$(S)/scale.sh"
 
 # the report alone, nothing run: one report.md (and plots) in OUT from one
 # or more results.json (RESULTS, default the latest run); QEMU and real
