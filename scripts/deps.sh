@@ -6,8 +6,8 @@
 pkgs=(
 	# kernel build
 	gcc make bc bison flex libelf-dev libssl-dev perl git ccache dpkg-dev xz-utils zstd cpio kmod
-	# make pkg (bindeb-pkg's linux-libc-dev: headers_install)
-	rsync
+	# make pkg: bindeb-pkg's debian/rules (dh_*), its linux-libc-dev (headers_install)
+	debhelper rsync
 	# guests: QEMU (TCG), virtme-ng's runtime dependencies, udev for its ports
 	qemu-system-x86 python3 python3-argcomplete python3-requests busybox-static file
 	iproute2 kbd util-linux util-linux-extra udev debian-archive-keyring

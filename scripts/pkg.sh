@@ -57,8 +57,9 @@ for k in base patched; do
 	# dpkg-buildpackage writes the packages next to the object directory
 	stamp=$CACHE/obj/.pkg-stamp
 	mkdir -p "$CACHE/obj" && : > "$stamp"
-	# (-d: dpkg-buildpackage checks debhelper-compat and libdw-dev, which
-	# the kernel's own debian/rules uses neither of)
+	# (-d: dpkg-buildpackage would refuse without libdw-dev, which only a
+	# config with BTF or objtool's libdw support needs; debhelper, which
+	# debian/rules uses, comes from deps.sh)
 	bench_build "$rev" -t bindeb-pkg -m LOCALVERSION="-objstock-$k" -m KDEB_PKGVERSION="$kv-1" \
 		-m DPKG_FLAGS=-d ${cfg[@]+"${cfg[@]}"} "$obj-$k" "${frag[@]}"
 	mapfile -t debs < <(find "$CACHE/obj" -maxdepth 1 -type f -newer "$stamp" \
