@@ -72,51 +72,13 @@ else
 	read -ra names <<< "$(echo $all)"
 fi
 
-"$TOP/scripts/deps.sh"
-"$TOP/scripts/fetch.sh"
-"$TOP/scripts/tree.sh"
-# BASE_REV needs the tree: check it now, before the tools and kernel builds
-base_rev=${BASE_REV:-objstock-base}
-git -C "$TREE" rev-parse -q --verify "$base_rev^{commit}" > /dev/null ||
-	die "BASE_REV '$base_rev' is not a commit of $TREE"
-"$TOP/scripts/tools-build.sh" > /dev/null
-markers=$(cat "$CACHE/tools/markers")
-start=$(printf '%s\n' $markers | sed -n 's/^start=//p')
-stop=$(printf '%s\n' $markers | sed -n 's/^stop=//p')
-[ -n "$start" ] && [ -n "$stop" ] || die "no marker addresses in $CACHE/tools/markers"
-
-# one config for both kernels: the test kernel's, without what the series
-# adds.  Both are built from one checkout, $CACHE/bench-src, switched between
-# objstock-base and the tree's HEAD: ccache keys on paths relative to $CACHE,
-# so the patched build only compiles what the series changes.
-git -C "$TREE" diff --quiet HEAD ||
-	log bench "warning: $TREE has uncommitted changes; benchmarking its HEAD commit"
-bench_src > /dev/null
-head=$(git -C "$TREE" rev-parse HEAD)
-declare -A objdir=([base]=$CACHE/obj/bench-base [patched]=$CACHE/obj/bench-patched)
-[ "$base_rev" = objstock-base ] ||
-	objdir[base]=$CACHE/obj/bench-rev-$(git -C "$TREE" rev-parse --short "$base_rev")
-mapfile -t frag < <(fragments "$TREE")
-for k in base patched; do
-	rev=$([ $k = base ] && echo "$base_rev" || echo "$head")
-	bench_build "$rev" "${objdir[$k]}" "${frag[@]}"
-done
-
+# deps, base source, tree, tools, both kernels: start, stop, objdir[]
+bench_kernels
 run=${RUN:-$CACHE/runs/bench-$(date +%Y%m%d-%H%M%S)}
 mkdir -p -- "$run"
 FAIL_RMDIR+=("$run")
-"$TOP/scripts/vng-setup.sh" > /dev/null	# records the virtme-ng version
 {
-	echo "kernel_version $(make -s -C "$TREE" kernelversion)"
-	echo "base_rev $base_rev $(git -C "$TREE" rev-parse --short "$base_rev")"
-	echo "deb_version $DEB_VERSION"
-	echo "config_sha256 $(sha256sum "${objdir[base]}/.config" | cut -c1-16)"
-	# shellcheck disable=SC2046
-	echo "series_sha256 $(cd "${PATCHES:-$TOP/patches}" && cat /dev/null $(tr -d '\r' < series | grep -v '^#') | sha256sum | cut -c1-16)"
-	echo "series $(tr -d '\r' < "${PATCHES:-$TOP/patches}/series" | grep -vc '^#\|^$' || true)"
-	echo "qemu $(qemu-system-x86_64 --version | head -1)"
-	echo "virtme_ng $(cat "$CACHE/virtme-ng.version" 2>/dev/null || echo custom)"
-	echo "qemu_plugin_header $(cat "$CACHE/tools/include/VERSION" 2>/dev/null || echo unknown)"
+	bench_meta
 	echo "repetitions $R"
 	echo "kernels ${kernels[*]}"
 	[ "$TRAFFIC" = 1 ] && echo "traffic_workloads ${traffic_names[*]}"
@@ -147,24 +109,18 @@ t_start=$(date +%s) done_boots=0 total=$((${#kernels[@]} * R))
 for ((r = 1; r <= R; r++)); do
 	for k in "${kernels[@]}"; do
 		rd=$run/$k-$r
-		mkdir -p "$rd"
 		ev=0 kdir=${objdir[$k]:-${objdir[patched]}} append="kunit.enable=0"
 		[ "$r" = 1 ] && [ "$k" != nokmem ] && ev=$EVENTS
 		[ "$k" = nokmem ] && append+=" cgroup.memory=nokmem"
-		# paths quoted for vng's split of --qemu-opts and for the guest's shell
-		QEMU_OPTS="${ICOUNT:+-icount $ICOUNT }-plugin $(printf '%q' "$CACHE/tools/libkinsn.so,start=$start,stop=$stop,out=$rd/kinsn.out")" \
-			TIMEOUT=${TIMEOUT:-1800} NUMA=1 APPEND="$append" \
-			"$TOP/scripts/boot.sh" "$kdir/arch/x86/boot/bzImage" "$rd" \
-			"$(printf '%q ' "$TOP/guest/bench.sh" "$CACHE/tools/churn" "$wl" "$ev" "$PHASES" "${names[@]}")" &
+		kinsn_boot "$k kernel, repetition $r" "$rd" "$kdir" "" "$append" \
+			"$TOP/guest/bench.sh" "$CACHE/tools/churn" "$wl" "$ev" "$PHASES" "${names[@]}" &
 		bpid=$!
 		progress "$rd/console.log" "$bpid" "$k $r/$R" &
 		ppid=$!
 		rc=0
 		wait "$bpid" || rc=$?
 		wait "$ppid" 2> /dev/null || true
-		# boot.sh has said why if it died; else the guest command failed
-		[ "$rc" != "$DIE_STATUS" ] || exit "$rc"
-		[ "$rc" = 0 ] || die "$k kernel, repetition $r: the guest's bench exited $rc (see $rd)"
+		[ "$rc" = 0 ] || exit "$rc"	# kinsn_boot said why
 		done_boots=$((done_boots + 1))
 		el=$(( $(date +%s) - t_start ))
 		log bench "repetition $r/$R $k done; ~$(( el * (total - done_boots) / done_boots / 60 )) min left"
@@ -176,16 +132,9 @@ done
 if [ "$TRAFFIC" = 1 ]; then
 	for k in base patched; do
 		rd=$run/$k-traffic
-		mkdir -p "$rd"
 		t0=$(date +%s)
-		QEMU_OPTS="${ICOUNT:+-icount $ICOUNT }-plugin $(printf '%q' "$CACHE/tools/libkinsn.so,start=$start,stop=$stop,cache=on,out=$rd/kinsn.out")" \
-			TIMEOUT=${TIMEOUT:-3600} NUMA=1 APPEND="kunit.enable=0" \
-			"$TOP/scripts/boot.sh" "${objdir[$k]}/arch/x86/boot/bzImage" "$rd" \
-			"$(printf '%q ' "$TOP/guest/bench.sh" "$CACHE/tools/churn" "$wl" 0 "$PHASES" "${traffic_names[@]}")" || {
-			rc=$?
-			[ "$rc" != "$DIE_STATUS" ] || exit "$rc"
-			die "$k kernel, traffic pass: the guest's bench exited $rc (see $rd)"
-		}
+		TIMEOUT=${TIMEOUT:-3600} kinsn_boot "$k kernel, traffic pass" "$rd" "${objdir[$k]}" "cache=on" \
+			"kunit.enable=0" "$TOP/guest/bench.sh" "$CACHE/tools/churn" "$wl" 0 "$PHASES" "${traffic_names[@]}"
 		log bench "traffic pass $k done in $(( $(date +%s) - t0 ))s (${#traffic_names[@]} workloads)"
 	done
 fi
