@@ -61,7 +61,7 @@ run_pass() {
 		w=$cpus; [ "$m" -gt "$w" ] && w=$m
 		for name in "$@"; do
 			args=$(awk -v n="$name" '$1 == n { $1 = $2 = ""; sub(/^ +/, ""); print }' "$wl")
-			for cg in root memcg; do
+			for cg in memcg root; do	# memcg first: see guest/bench.sh
 				dir=; [ $cg = memcg ] && dir=$md
 				win=$((win + 1))
 				echo "$win $name $cg $pass $cpus $m $w" >> manifest

@@ -37,7 +37,7 @@
  * (rcu_barrier()); 2: first for every kfree_rcu()/kvfree_rcu() batch and RCU
  * sheaf as well (kvfree_rcu_barrier(), which flushes the RCU sheaves of
  * every cache on every CPU: about 3.4 million guest instructions on the
- * bench kernels, against 0.2-0.5 million for rcu_barrier() alone).  churn -s
+ * bench kernels, against under 0.05 million for rcu_barrier() alone).  churn -s
  * writes 1 before opening and before closing its window, so that the window
  * counts the call_rcu() frees of its own objects (tmpfs xattrs are freed
  * that way), not of the warm-up's or the previous workload's.
