@@ -40,6 +40,13 @@ early knob-cache-space "CACHE=.*cannot work under a path with spaces or colons" 
 # was harness.sh's bench-r0 and bench-unknown-workload
 early bench-r0 'R.*(must be a positive integer|must be at least 1)' bench.sh R=0
 early bench-unknown-workload "unknown workload 'nope' \\(have: hackbench" bench.sh WORKLOADS="slab-bulk32-256 nope"
+early knob-phases 'PHASES=65: at most 64' bench.sh PHASES=65
+early knob-phases-zero 'PHASES=0: must be a positive integer' bench.sh PHASES=0
+# make scale's own knobs, checked before anything is built
+early scale-cpus "SCALE_CPUS: '16' is not a vCPU count from 1 to 8" scale.sh SCALE_CPUS="1 16"
+early scale-memcgs "SCALE_MEMCGS: 'x' is not a memcg count from 1 to 256" scale.sh SCALE_MEMCGS="1 x"
+early scale-workloads "unknown SCALE_WORKLOADS workload 'nope' \\(have: hackbench-s100" scale.sh SCALE_WORKLOADS=nope
+early scale-r0 'R.*must be a positive integer' scale.sh R=0
 # a glob matches workload names, not the files of the current directory
 (cd "$TOP/bench" && expect bench-workload-glob "unknown workload 'work\\*'" \
 	env CACHE="$tmp/cache-glob" WORKLOADS='work*' "$TOP/scripts/bench.sh")
