@@ -1,0 +1,60 @@
+"""bench/workloads and bench/scale: every row parses, names a churn mode,
+and a single-process loop's ITERS is a multiple of the default PHASES (16),
+which churn -p needs (a row that is not fails its guest after the kernels
+are built: uring-256 did, with 40 rings)."""
+import os
+import unittest
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODES = {'pipe', 'xattr', 'mmap', 'mmap2', 'run', 'slab', 'uring'}
+PHASES = 16
+
+
+def rows(path, ncols):
+    out = []
+    for line in open(path):
+        f = line.split()
+        if line.startswith('#') or not f:
+            continue
+        out.append((f[0], f[1:ncols], f[ncols:]))
+    return out
+
+
+def loop_iters(args):
+    """ITERS of a loop mode's arguments (after churn options), else None"""
+    while args and args[0].startswith('-'):
+        args = args[1:]
+    mode, a = args[0], args[1:]
+    return {'pipe': lambda: a[1], 'xattr': lambda: a[1], 'mmap': lambda: a[0],
+            'mmap2': lambda: a[0], 'slab': lambda: a[2], 'uring': lambda: a[1]}.get(mode, lambda: None)()
+
+
+class Workloads(unittest.TestCase):
+    def check(self, path, ncols, phases_apply):
+        names = set()
+        for name, cols, args in rows(path, ncols):
+            self.assertNotIn(name, names, '%s: %s twice' % (path, name))
+            names.add(name)
+            self.assertTrue(args, '%s: %s has no churn arguments' % (path, name))
+            self.assertTrue(all(c.isdigit() for c in cols), '%s: %s: %s' % (path, name, cols))
+            mode = next(a for a in args if not a.startswith('-'))
+            self.assertIn(mode, MODES, '%s: %s: unknown churn mode %s' % (path, name, mode))
+            it = loop_iters(args)
+            if phases_apply and it is not None:
+                self.assertEqual(int(it) % PHASES, 0, '%s: %s: ITERS %s is not a multiple of %d'
+                                 % (path, name, it, PHASES))
+        return names
+
+    def test_bench_workloads(self):
+        names = self.check(os.path.join(TOP, 'bench', 'workloads'), 3, True)
+        self.assertIn('uring-256', names)
+        self.assertIn('tcp-4k', names)
+
+    def test_scale_workloads(self):
+        names = self.check(os.path.join(TOP, 'bench', 'scale'), 2, False)
+        self.assertEqual(names, {'hackbench-s100', 'pipe-64', 'slab-single-64', 'stress-switch-mq', 'mmap2'})
+
+    def test_catches_a_bad_row(self):
+        self.assertEqual(loop_iters(['uring', '256', '40']), '40')
+        self.assertEqual(loop_iters(['-y', 'slab', '1', '64', '4096', 'single']), '4096')
+        self.assertIsNone(loop_iters(['run', '--', 'hackbench']))
