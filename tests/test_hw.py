@@ -146,6 +146,23 @@ class Merge(unittest.TestCase):
         self.assertEqual(md.count('## Real hardware: '), 1)
         self.assertIn('Repetitions: base 4, patched 4.', md)
 
+    def test_merge_one_outdir_per_kernel(self):
+        """base and patched run into OUTDIRs of their own: one section, each kernel's uname"""
+        paths = []
+        for k in ('base', 'patched'):
+            d = os.path.join(self.tmp, 'out-' + k)
+            os.makedirs(d)
+            for rep in ('1', '2'):
+                shutil.copytree(os.path.join(FIX, 'bigbox', k + '-' + rep), os.path.join(d, k + '-' + rep))
+            with contextlib.redirect_stdout(io.StringIO()):
+                hw.main_collect([d, WL])
+            paths.append(os.path.join(d, 'results.json'))
+        md = self.render(*paths)
+        self.assertEqual(md.count('## Real hardware: '), 1)
+        self.assertIn('Kernels: base `Linux bigbox 7.3.4-objstock-base #1', md)
+        self.assertIn('; patched `Linux bigbox 7.3.4-objstock-patched #1', md)
+        self.assertIn('| pipe-16 | memcg | 3291 ± 16.57', md)
+
     def test_merge_qemu_runs_of_different_kernels_refused(self):
         other = load(self.qemu)
         other['meta']['series_sha256'] = 'ffffffffffffffff'

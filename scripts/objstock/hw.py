@@ -187,7 +187,11 @@ def _taxes(samples, kernel, wl, key):
 def section(runs, outdir=None, index=0):
     """the markdown of one machine's hardware runs [(path, res)]; with
     OUTDIR, its tax plot hw-N.png too"""
-    meta = runs[-1][1]['meta']
+    # one OUTDIR per kernel, or one for all: each kernel's release from the
+    # runs that have it
+    meta = {}
+    for _, r in runs:
+        meta.update({k: v for k, v in r['meta'].items() if v not in ('', '?')})
     samples = _renumber(runs)
     workloads = {}
     for _, r in runs:
@@ -196,8 +200,8 @@ def section(runs, outdir=None, index=0):
     kernels = [k for k in bench.KERNELS if any(s['kernel'] == k for s in samples)]
     nrep = {k: len({s['rep'] for s in samples if s['kernel'] == k}) for k in kernels}
     L = ['## Real hardware: %s (%s, %s CPUs)' % (meta.get('hostname'), meta.get('cpu_model'), meta.get('nproc')), '']
-    L.append('Measured by bench/hw/run on the machine itself, not under QEMU: each kernel booted on the '
-             'machine and guest/bench.sh run there (the same workloads, root cgroup and a child memcg). '
+    L.append('Measured by bench/hw/run on the machine itself, not by the QEMU plugin: each kernel booted on '
+             'the machine and guest/bench.sh run there (the same workloads, root cgroup and a child memcg). '
              'Repetitions: %s. Kernels: %s. Sources: %s.' % (
                  ', '.join('%s %d' % (k, nrep[k]) for k in kernels),
                  '; '.join('%s `%s`' % (k, meta.get('uname_' + k, meta.get('kernel_release_' + k, '?')))
@@ -249,7 +253,7 @@ def section(runs, outdir=None, index=0):
         m, p = report.marks(tb, tp)
         trows.append('| %s | %s ± %s | %s ± %s | %s | %s |' % (
             w, fmt(mean(tb)), fmt(sd(tb)), fmt(mean(tp)), fmt(sd(tp)),
-            '%+.1f%% %s' % ((mean(tp) / mean(tb) - 1) * 100, m) if mean(tb) else 'n/a',
+            '%+.1f%% %s' % ((mean(tp) / mean(tb) - 1) * 100, m) if mean(tb) > 0 else 'n/a',
             '%.3g' % p if p is not None else 'n/a'))
         dat.append((i, w, mean(tb), mean(tp)))
     if trows:
