@@ -163,6 +163,23 @@ class Merge(unittest.TestCase):
         self.assertIn('; patched `Linux bigbox 7.3.4-objstock-patched #1', md)
         self.assertIn('| pipe-16 | memcg | 3291 ± 16.57', md)
 
+    def test_committed_guest_run_reproduced(self):
+        """results/2026-12-02-hw-runner-guests: the runner's results.json of each kernel (guests
+        standing in for a machine) are valid, and make report renders the committed report.md"""
+        run = os.path.join('results', '2026-12-02-hw-runner-guests')
+        paths = [os.path.join(run, 'guest-%s' % k, 'results.json') for k in ('base', 'patched')]
+        cwd = os.getcwd()
+        os.chdir(TOP)
+        self.addCleanup(os.chdir, cwd)
+        base, patched = (bench.load(p) for p in paths)
+        self.assertEqual((base['meta']['kernels'], patched['meta']['kernels']), ('base', 'patched nokmem'))
+        self.assertEqual(base['meta']['kernel_release_base'], '7.3.4-objstock-base')
+        self.assertEqual(patched['meta']['kernel_release_patched'], '7.3.4-objstock-patched')
+        self.assertIn('cgroup.memory=nokmem', patched['meta']['cmdline_nokmem'])
+        self.assertEqual(base['meta']['hypervisor'], 'yes')
+        with open(os.path.join(run, 'report.md')) as f:
+            self.assertEqual(self.render(*paths), f.read())
+
     def test_merge_qemu_runs_of_different_kernels_refused(self):
         other = load(self.qemu)
         other['meta']['series_sha256'] = 'ffffffffffffffff'
