@@ -10,7 +10,8 @@
 # of patched with kinsn's data-cache model, cache=on, over TRAFFIC_WORKLOADS,
 # default four workloads), PHASES (churn -p: each window of a single-process
 # workload averages over that many obj stock phases; default 16), OUT (results dir),
-# ICOUNT (QEMU -icount option, default "shift=3,sleep=off"; empty: off),
+# RUN_REPEAT (windows per cgroup of a "run" workload, i.e. hackbench, in
+# each boot, averaged; default 3), ICOUNT (QEMU -icount option, default "shift=3,sleep=off"; empty: off),
 # BASE_REV (the "base" kernel: default objstock-base, i.e. Debian's 7.3; any
 # commit of the tree, e.g. to measure the last patches against the rest).
 #
@@ -36,6 +37,7 @@ EVENTS=${EVENTS:-1}
 FLOOR=${FLOOR:-1}
 TRAFFIC=${TRAFFIC:-1}
 PHASES=$((10#${PHASES:-16}))
+RUN_REPEAT=$((10#${RUN_REPEAT:-3}))
 # the kernels booted in each repetition, in this order: nokmem is the patched
 # kernel without kmem accounting (cgroup.memory=nokmem), the floor
 kernels=(base patched)
@@ -71,6 +73,15 @@ elif [ "$QUICK" = 1 ]; then
 else
 	read -ra names <<< "$(echo $all)"
 fi
+# churn -p splits a single-process loop in PHASES parts: its ITERS must be a
+# multiple (said now, not by the guest after the kernels are built)
+for w in "${names[@]}" "${traffic_names[@]}"; do
+	it=$(awk -v n="$w" '$1 == n { i = 4; while ($i ~ /^-/) i++
+		m = $i; if (m == "pipe" || m == "xattr" || m == "uring" || m == "mmap2") print $(i + 2)
+		else if (m == "mmap") print $(i + 1); else if (m == "slab") print $(i + 3) }' "$wl")
+	[ -z "$it" ] || [ $((it % PHASES)) = 0 ] ||
+		die "PHASES=$PHASES: workload $w runs $it iterations, not a multiple (try a divisor of it)"
+done
 
 # deps, base source, tree, tools, both kernels: start, stop, objdir[]
 bench_kernels
@@ -84,6 +95,7 @@ FAIL_RMDIR+=("$run")
 	[ "$TRAFFIC" = 1 ] && echo "traffic_workloads ${traffic_names[*]}"
 	echo "icount ${ICOUNT:-off}"
 	echo "phases $PHASES"
+	echo "run_repeat $RUN_REPEAT"
 	echo "cpus ${CPUS:-2}"
 	echo "workloads ${names[*]}"
 	echo "started $(date -u +%FT%TZ)"
@@ -113,6 +125,7 @@ for ((r = 1; r <= R; r++)); do
 		[ "$r" = 1 ] && [ "$k" != nokmem ] && ev=$EVENTS
 		[ "$k" = nokmem ] && append+=" cgroup.memory=nokmem"
 		kinsn_boot "$k kernel, repetition $r" "$rd" "$kdir" "" "$append" \
+			env OBJSTOCK_RUN_REPEAT="$RUN_REPEAT" \
 			"$TOP/guest/bench.sh" "$CACHE/tools/churn" "$wl" "$ev" "$PHASES" "${names[@]}" &
 		bpid=$!
 		progress "$rd/console.log" "$bpid" "$k $r/$R" &

@@ -86,22 +86,27 @@ for d in sorted(os.listdir(rundir)):
     for line in open(os.path.join(rd, 'churn.out')):
         w, rest = line.split(None, 1)
         churn[int(w)] = dict(kv.split('=', 1) for kv in rest.split()[1:] if '=' in kv)
+    # the windows of one workload and cgroup in this boot (several with
+    # OBJSTOCK_RUN_REPEAT): one sample, their mean
+    wins = {}
     for w, (name, cg, pas) in sorted(manifest.items()):
         if pas != 'count':
             continue
         if w not in insns:
             sys.exit('collect: %s: window %d (%s %s) has no instruction count' % (rd, w, name, cg))
-        ops = workloads[name]['ops']
         c = churn.get(w, {})
+        wins.setdefault((name, cg), []).append((
+            insns[w]['kernel_insns'], insns[w].get('user_insns', 0),
+            # host time between the markers (kinsn), else the guest clock (churn)
+            insns[w].get('host_ns', int(c.get('ns', 0))), int(c.get('ns', 0))))
+    for (name, cg), ws in wins.items():
+        ops = workloads[name]['ops']
+        k, u, ns, gns = (sum(x[i] for x in ws) / len(ws) for i in range(4))
         samples.append({
             'kernel': kernel, 'rep': rep, 'workload': name, 'cgroup': cg,
-            'kernel_insns': insns[w]['kernel_insns'],
-            'user_insns': insns[w].get('user_insns', 0),
-            'kernel_insns_per_op': insns[w]['kernel_insns'] / ops,
-            # host time between the markers (kinsn), else the guest clock (churn)
-            'ns': insns[w].get('host_ns', int(c.get('ns', 0))),
-            'ns_per_op': insns[w].get('host_ns', int(c.get('ns', 0))) / ops,
-            'guest_ns': int(c.get('ns', 0)),
+            'windows': len(ws),
+            'kernel_insns': k, 'user_insns': u, 'kernel_insns_per_op': k / ops,
+            'ns': ns, 'ns_per_op': ns / ops, 'guest_ns': gns,
         })
     ev = os.path.join(rd, 'events.txt')
     if os.path.exists(ev):

@@ -263,6 +263,30 @@ class Traffic(unittest.TestCase):
         with self.assertRaisesRegex(Error, 'does not give the cache model'):
             cover.traffic_lines(res)
 
+    def test_repeated_windows_averaged(self):
+        """OBJSTOCK_RUN_REPEAT: several windows of one workload and cgroup in a
+        boot are one sample, their mean"""
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, 'meta.txt'), 'w') as f:
+                f.write('repetitions 1\ncpus 2\n')
+            for k in ('base', 'patched'):
+                rd = os.path.join(d, k + '-1')
+                os.makedirs(rd)
+                cgs = ['memcg', 'root', 'memcg', 'root']
+                with open(os.path.join(rd, 'manifest'), 'w') as f:
+                    f.write(''.join('%d pipe-64 %s count\n' % (i + 1, cg) for i, cg in enumerate(cgs)))
+                with open(os.path.join(rd, 'churn.out'), 'w') as f:
+                    f.write(''.join('%d churn ns=1\n' % (i + 1) for i in range(4)))
+                with open(os.path.join(rd, 'kinsn.out'), 'w') as f:
+                    for i, n in enumerate((3000, 1000, 5000, 1200)):
+                        f.write('window %d kernel_insns %d user_insns 0 host_ns 5\n' % (i + 1, n * 20000))
+            r = self.collect(d)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        res = bench.validate(json.loads(r.stdout))
+        got = {(s['kernel'], s['cgroup']): (s['windows'], s['kernel_insns_per_op']) for s in res['samples']}
+        self.assertEqual(got[('base', 'memcg')], (2, 4000.0))
+        self.assertEqual(got[('base', 'root')], (2, 1100.0))
+
     def test_two_models_refused(self):
         with tempfile.TemporaryDirectory() as d:
             r = self.collect(self.rundir(d, model2=self.MODEL.replace('lat_xfer 100', 'lat_xfer 50')))
