@@ -32,17 +32,17 @@ win=0
 # the same caches; root first measured root before that (pipe-16 in root:
 # 140 instructions per op fewer in the first root window of a boot than in
 # the next ones)
-# A "run" workload (hackbench: many processes over both CPUs) varies from
-# window to window with the scheduling; OBJSTOCK_RUN_REPEAT (default 1) runs
-# it that many times per cgroup, memcg and root interleaved, and collect.py
-# averages the windows of a boot.
+# Some workloads vary from window to window (hackbench with the scheduling,
+# xattrs with RCU grace periods); OBJSTOCK_REPEAT (default 1) runs those
+# named in OBJSTOCK_REPEAT_NAMES that many times per cgroup, memcg and root
+# interleaved, and collect.py averages the windows of a boot.
 run_pass() {
 	pass=$1
 	shift
 	for name in "$@"; do
 		args=$(awk -v n="$name" '$1 == n { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }' "$wl")
 		n=1
-		case $args in run\ *) [ "$pass" = count ] && n=${OBJSTOCK_RUN_REPEAT:-1} ;; esac
+		case " ${OBJSTOCK_REPEAT_NAMES:-} " in *" $name "*) [ "$pass" = count ] && n=${OBJSTOCK_REPEAT:-1} ;; esac
 		for cg in $(i=0; while [ $i -lt "$n" ]; do echo memcg root; i=$((i + 1)); done); do
 			dir=; [ $cg = memcg ] && dir=/sys/fs/cgroup/objstock-bench
 			win=$((win + 1))

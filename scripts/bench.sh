@@ -10,8 +10,8 @@
 # of patched with kinsn's data-cache model, cache=on, over TRAFFIC_WORKLOADS,
 # default four workloads), PHASES (churn -p: each window of a single-process
 # workload averages over that many obj stock phases; default 16), OUT (results dir),
-# RUN_REPEAT (windows per cgroup of a "run" workload, i.e. hackbench, in
-# each boot, averaged; default 3), ICOUNT (QEMU -icount option, default "shift=3,sleep=off"; empty: off),
+# REPEAT (windows per cgroup, in each boot, of the REPEAT_WORKLOADS, the
+# rows that vary from window to window: default 3, averaged), ICOUNT (QEMU -icount option, default "shift=3,sleep=off"; empty: off),
 # BASE_REV (the "base" kernel: default objstock-base, i.e. Debian's 7.3; any
 # commit of the tree, e.g. to measure the last patches against the rest).
 #
@@ -37,7 +37,12 @@ EVENTS=${EVENTS:-1}
 FLOOR=${FLOOR:-1}
 TRAFFIC=${TRAFFIC:-1}
 PHASES=$((10#${PHASES:-16}))
-RUN_REPEAT=$((10#${RUN_REPEAT:-3}))
+REPEAT=$((10#${REPEAT:-3}))
+# the rows whose windows vary with the scheduling (hackbench), RCU grace
+# periods (tmpfs xattrs are freed by call_rcu()), io_uring's ring exit work,
+# or whose tax is small next to the op (mmap): two runs of the same kernels
+# disagreed on their cuts by 5-22 points with one window per boot
+read -ra repeat_globs <<< "${REPEAT_WORKLOADS-hackbench-* xattr-* mmap uring-*}"
 # the kernels booted in each repetition, in this order: nokmem is the patched
 # kernel without kmem accounting (cgroup.memory=nokmem), the floor
 kernels=(base patched)
@@ -73,6 +78,16 @@ elif [ "$QUICK" = 1 ]; then
 else
 	read -ra names <<< "$(echo $all)"
 fi
+# the selected workloads that REPEAT_WORKLOADS names (globs, not files)
+repeat_names=()
+set -f
+for n in "${names[@]}"; do
+	for g in "${repeat_globs[@]}"; do
+		# shellcheck disable=SC2254
+		case $n in $g) repeat_names+=("$n"); break ;; esac
+	done
+done
+set +f
 # churn -p splits a single-process loop in PHASES parts: its ITERS must be a
 # multiple (said now, not by the guest after the kernels are built)
 for w in "${names[@]}" "${traffic_names[@]}"; do
@@ -95,7 +110,7 @@ FAIL_RMDIR+=("$run")
 	[ "$TRAFFIC" = 1 ] && echo "traffic_workloads ${traffic_names[*]}"
 	echo "icount ${ICOUNT:-off}"
 	echo "phases $PHASES"
-	echo "run_repeat $RUN_REPEAT"
+	echo "repeat $REPEAT ${repeat_names[*]}"
 	echo "cpus ${CPUS:-2}"
 	echo "workloads ${names[*]}"
 	echo "started $(date -u +%FT%TZ)"
@@ -125,7 +140,7 @@ for ((r = 1; r <= R; r++)); do
 		[ "$r" = 1 ] && [ "$k" != nokmem ] && ev=$EVENTS
 		[ "$k" = nokmem ] && append+=" cgroup.memory=nokmem"
 		kinsn_boot "$k kernel, repetition $r" "$rd" "$kdir" "" "$append" \
-			env OBJSTOCK_RUN_REPEAT="$RUN_REPEAT" \
+			env OBJSTOCK_REPEAT="$REPEAT" OBJSTOCK_REPEAT_NAMES="${repeat_names[*]}" \
 			"$TOP/guest/bench.sh" "$CACHE/tools/churn" "$wl" "$ev" "$PHASES" "${names[@]}" &
 		bpid=$!
 		progress "$rd/console.log" "$bpid" "$k $r/$R" &

@@ -87,7 +87,7 @@ for d in sorted(os.listdir(rundir)):
         w, rest = line.split(None, 1)
         churn[int(w)] = dict(kv.split('=', 1) for kv in rest.split()[1:] if '=' in kv)
     # the windows of one workload and cgroup in this boot (several with
-    # OBJSTOCK_RUN_REPEAT): one sample, their mean
+    # REPEAT): one sample, their mean
     wins = {}
     for w, (name, cg, pas) in sorted(manifest.items()):
         if pas != 'count':

@@ -265,7 +265,7 @@ check_knobs() {
 	fi
 	knob_pos R "repetitions"
 	knob_pos PHASES "obj stock phases per window, at most 64"
-	knob_pos RUN_REPEAT "windows per cgroup of a run workload in a boot"
+	knob_pos REPEAT "windows per cgroup of a repeated workload in a boot"
 	[ -z "${PHASES:-}" ] || [ "$((10#$PHASES))" -le 64 ] || knob_bad PHASES "at most 64"
 	knob_01 QUICK
 	knob_pos JOBS

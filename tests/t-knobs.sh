@@ -43,7 +43,7 @@ early bench-unknown-workload "unknown workload 'nope' \\(have: hackbench" bench.
 early knob-phases 'PHASES=65: at most 64' bench.sh PHASES=65
 early knob-phases-zero 'PHASES=0: must be a positive integer' bench.sh PHASES=0
 early knob-phases-iters 'PHASES=7: workload pipe-16 runs 20000 iterations, not a multiple' bench.sh PHASES=7 WORKLOADS=pipe-16
-early knob-run-repeat 'RUN_REPEAT=x: must be a positive integer' bench.sh RUN_REPEAT=x
+early knob-repeat 'REPEAT=x: must be a positive integer' bench.sh REPEAT=x
 # make scale's own knobs, checked before anything is built
 early scale-cpus "SCALE_CPUS: '16' is not a vCPU count from 1 to 8" scale.sh SCALE_CPUS="1 16"
 early scale-memcgs "SCALE_MEMCGS: 'x' is not a memcg count from 1 to 256" scale.sh SCALE_MEMCGS="1 x"

@@ -264,7 +264,7 @@ class Traffic(unittest.TestCase):
             cover.traffic_lines(res)
 
     def test_repeated_windows_averaged(self):
-        """OBJSTOCK_RUN_REPEAT: several windows of one workload and cgroup in a
+        """REPEAT: several windows of one workload and cgroup in a
         boot are one sample, their mean"""
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, 'meta.txt'), 'w') as f:
