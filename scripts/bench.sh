@@ -121,7 +121,7 @@ log bench "$R repetitions x ${#kernels[@]} kernels (${kernels[*]}), ${#names[@]}
 # progress inside a boot: the guest notes each workload in its kernel log,
 # which boot.sh streams to RUNDIR/console.log; follow it until PID exits
 progress() {
-	local con=$1 pid=$2 what=$3 n=$((2 * ${#names[@]})) i=0 line
+	local con=$1 pid=$2 what=$3 n=$((2 * (${#names[@]} + (REPEAT - 1) * ${#repeat_names[@]}))) i=0 line
 	tail -n +1 -F --pid="$pid" "$con" 2> /dev/null | while read -r line; do
 		case $line in
 		*"objstock-bench: count "*)
