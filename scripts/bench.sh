@@ -42,7 +42,7 @@ REPEAT=$((10#${REPEAT:-3}))
 # periods (tmpfs xattrs are freed by call_rcu()), io_uring's ring exit work,
 # or whose tax is small next to the op (mmap): two runs of the same kernels
 # disagreed on their cuts by 5-22 points with one window per boot
-read -ra repeat_globs <<< "${REPEAT_WORKLOADS-hackbench-* xattr-* mmap uring-*}"
+read -ra repeat_globs <<< "${REPEAT_WORKLOADS-hackbench-*-s100 xattr-* mmap uring-*}"
 # the kernels booted in each repetition, in this order: nokmem is the patched
 # kernel without kmem accounting (cgroup.memory=nokmem), the floor
 kernels=(base patched)

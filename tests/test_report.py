@@ -309,3 +309,14 @@ class Traffic(unittest.TestCase):
         res['traffic'] = [{'kernel': 'base', 'workload': 'pipe-64', 'cgroup': 'root'}]
         with self.assertRaisesRegex(Error, 'traffic 0 lacks'):
             bench.validate(res)
+
+
+class CutCell(unittest.TestCase):
+    """report.fmt_cut: the cut with its interval, n/a when there is no tax"""
+    def test_cut(self):
+        self.assertEqual(report.fmt_cut([1000.0, 1000.0, 1000.0], [400.0, 400.0, 400.0]), '+60.0% ± 0.0')
+
+    def test_no_tax(self):
+        # base's tax 100 +- 150: its 95% interval reaches zero, nothing to cut
+        self.assertTrue(report.fmt_cut([-50.0, 100.0, 250.0], [90.0, 100.0, 110.0]).startswith('n/a (no tax'))
+        self.assertEqual(report.fmt_cut([0.0, 0.0], [1.0, 1.0]), 'n/a')

@@ -161,10 +161,13 @@ def markdown(res):
 
 
 def fmt_cut(tb, tp):
-    """'+38.5% ± 1.4' (the cut and its 95% half-width), 'n/a' without a base tax"""
+    """'+38.5% ± 1.4' (the cut and its 95% half-width); 'n/a' without a base
+    tax, or when the 95% interval of base's tax reaches zero: no tax to cut"""
     cut, hw = cut_interval(tb, tp)
     if cut is None or mean(tb) <= 0:
         return 'n/a'
+    if (halfwidth(tb) or 0) >= mean(tb):
+        return 'n/a (no tax: %.0f ± %.0f)' % (mean(tb), halfwidth(tb))
     return '%+.1f%% ± %s' % (cut, '%.1f' % hw if hw is not None else '?')
 
 
