@@ -58,3 +58,16 @@ class Workloads(unittest.TestCase):
         self.assertEqual(loop_iters(['uring', '256', '40']), '40')
         self.assertEqual(loop_iters(['-y', 'slab', '1', '64', '4096', 'single']), '4096')
         self.assertIsNone(loop_iters(['run', '--', 'hackbench']))
+
+
+class Executables(unittest.TestCase):
+    """the scripts the Makefile, the harness and the guests run directly are
+    executable (guest/scale.sh was not: its first guest exited 126)"""
+    def test_scripts_executable(self):
+        import glob
+        paths = (glob.glob(os.path.join(TOP, 'guest', '*.sh')) + glob.glob(os.path.join(TOP, 'scripts', '*.sh')) +
+                 glob.glob(os.path.join(TOP, 'scripts', '*.py')) + glob.glob(os.path.join(TOP, 'bench', 'bin', '*')) +
+                 [os.path.join(TOP, 'bench', 'hw', 'run'), os.path.join(TOP, 'tests', 'run'), os.path.join(TOP, '.ci', 'run')])
+        bad = [os.path.relpath(p, TOP) for p in paths
+               if open(p, 'rb').read(2) == b'#!' and not os.access(p, os.X_OK)]
+        self.assertEqual(bad, [])
