@@ -12,7 +12,7 @@ from objstock import Error, scale
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCALE = os.path.join(TOP, 'bench', 'scale')
-OPS = 2000      # pipe-64's ops per worker in bench/scale
+OPS = scale.read_workloads(SCALE)['pipe-64']['ops']     # pipe-64's ops per worker
 
 
 def insns(kernel, cg, cpus, memcgs):
