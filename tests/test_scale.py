@@ -141,3 +141,23 @@ class Report(unittest.TestCase):
                                 os.path.join(d, 'nope.json'), out], capture_output=True, text=True)
             self.assertEqual(r.returncode, 86)
             self.assertRegex(r.stderr, r'^objstock: error: cannot read .*nope\.json')
+
+
+class Cover(unittest.TestCase):
+    """the cover letter's scale table (cover-numbers.py with a scale results.json)"""
+    def test_cover_lines(self):
+        with tempfile.TemporaryDirectory() as d:
+            res = scale.collect(make_run(d), SCALE)
+        L = scale.cover_lines(res)
+        self.assertTrue(L[0].startswith('2 vCPUs, 8 memcgs (8 workers'))
+        # 2 vCPUs, 8 memcgs: base tax 500 * 2 * 2, patched 200 * 2 * 2; xfer tax +2 / +1
+        self.assertIn('pipe-64                 2000       800     60%±0   +2.00   +1.00', L)
+
+    def test_replace_scale_section(self):
+        from objstock import cover
+        text = 'a\n[scale numbers: old]\nold\n[end of scale numbers]\nb\n'
+        self.assertEqual(cover.replace_scale(text, ['x', 'y'], 'results/s'),
+                         'a\n[scale numbers: make cover, from results/s/results.json]\nx\ny\n'
+                         '[end of scale numbers]\nb\n')
+        with self.assertRaisesRegex(Error, 'no "\\[scale numbers'):
+            cover.replace_scale('a\n', ['x'], 'r')

@@ -12,6 +12,7 @@ from . import Error, bench, write_atomic
 from .stats import cut_interval, halfwidth, mean, natural, sd, welch
 
 SECTION = re.compile(r'^\[numbers:[^\n]*\]\n.*?^\[end of numbers\]$', re.S | re.M)
+SCALE_SECTION = re.compile(r'^\[scale numbers:[^\n]*\]\n.*?^\[end of scale numbers\]$', re.S | re.M)
 META = ('repetitions', 'cpus')
 
 
@@ -160,11 +161,21 @@ def replace(text, lines, rel, cover_name='the cover letter'):
     return text[:m.start()] + block + text[m.end():]
 
 
+def replace_scale(text, lines, rel, cover_name='the cover letter'):
+    """TEXT with its scale numbers section replaced"""
+    m = SCALE_SECTION.search(text)
+    if not m:
+        raise Error('%s has no "[scale numbers: ...]" ... "[end of scale numbers]" section' % cover_name)
+    block = '[scale numbers: make cover, from %s/results.json]\n%s\n[end of scale numbers]' % (
+        rel, '\n'.join(lines))
+    return text[:m.start()] + block + text[m.end():]
+
+
 def main(argv):
-    """cover-numbers.py RESULTS.json COVER"""
-    if len(argv) != 2:
-        raise Error('usage: cover-numbers.py RESULTS.json COVER')
-    results_path, cover_path = argv
+    """cover-numbers.py RESULTS.json COVER [SCALE_RESULTS.json]"""
+    if len(argv) not in (2, 3):
+        raise Error('usage: cover-numbers.py RESULTS.json COVER [SCALE_RESULTS.json]')
+    results_path, cover_path = argv[:2]
     res = bench.load(results_path)
     bench.validate(res, results_path, META)
     try:
@@ -177,6 +188,11 @@ def main(argv):
         raise Error('%s: %s' % (results_path, e))
     rel = relpath(results_path, cover_path)
     new = replace(text, numbers(res, rel), rel, cover_path)
+    if len(argv) == 3:
+        from . import scale
+        sres = scale.load(argv[2])
+        new = replace_scale(new, scale.cover_lines(sres), relpath(argv[2], cover_path), cover_path)
     write_atomic(cover_path, new)
-    print('cover-numbers: %d workloads from %s -> %s' % (len(rs), results_path, cover_path))
+    print('cover-numbers: %d workloads from %s%s -> %s' % (
+        len(rs), results_path, ' and %s' % argv[2] if len(argv) == 3 else '', cover_path))
     return 0

@@ -361,6 +361,36 @@ def events_section(res):
     return L
 
 
+def cover_lines(res):
+    """the cover letter's scale table: at the most vCPUs and memcgs of the
+    run, each workload's memcg tax per op, base vs patched, the cut, and the
+    transfer tax per op of the traffic boot"""
+    wls, cpus, memcgs = axes(res)
+    c, m = cpus[-1], memcgs[-1]
+    cells = _cells(res)
+    tr = {(t['kernel'], t['workload'], t['cgroup']): t for t in res.get('traffic') or []
+          if t['cpus'] == c and t['memcgs'] == m}
+    L = ['%d vCPUs, %d memcgs (%d workers taking turns op by op, %s boots of' % (c, m, max(c, m),
+                                                                             res['meta'].get('repetitions', '?')),
+         'each kernel): memcg tax per op (memcg - root, guest kernel',
+         'instructions, mean), and cross-vCPU transfers per op in the tax',
+         '(cache model, one boot):', '',
+         '%-18s %9s %9s %9s %7s %7s' % ('workload', 'base', 'patched', 'cut', 'xfer b', 'xfer p')]
+    for w in wls:
+        tb, tp = taxes(cells, 'base', w, c, m), taxes(cells, 'patched', w, c, m)
+        if not tb or not tp:
+            continue
+        cut, hw = cut_interval(tb, tp)
+        x = ['', '']
+        if all((k, w, cg) in tr for k in KERNELS for cg in CGROUPS):
+            x = ['%+.2f' % (tr[(k, w, 'memcg')]['xfer_per_op'] - tr[(k, w, 'root')]['xfer_per_op'])
+                 for k in KERNELS]
+        L.append('%-18s %9.0f %9.0f %9s %7s %7s' % (
+            w[:18], mean(tb), mean(tp), 'n/a' if cut is None or mean(tb) <= 0 else
+            '%.0f%%' % cut + ('±%.0f' % hw if hw is not None else ''), x[0], x[1]))
+    return L
+
+
 def plot(curve, outdir):
     """scale.png: one panel per workload, tax per op against vCPUs, a line per
     kernel and memcg count"""
