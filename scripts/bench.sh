@@ -59,7 +59,7 @@ quick=$(awk '!/^#/ && NF >= 4 && $2 == 1 {print $1}' "$wl")
 # workloads without it
 read -ra traffic_names <<< "${TRAFFIC_WORKLOADS:-hackbench-proc-s100 pipe-16 pipe-64 slab-bulk8-256}"
 for w in "${traffic_names[@]}"; do
-	printf '%s\n' $all | grep -qx -- "$w" || die "unknown TRAFFIC_WORKLOADS workload '$w' (have: $(echo $all))"
+	grep -qx -- "$w" <<< "$(printf '%s\n' $all)" || die "unknown TRAFFIC_WORKLOADS workload '$w' (have: $(echo $all))"
 done
 names=()
 if [ -n "${WORKLOADS:-}" ]; then

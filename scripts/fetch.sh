@@ -65,7 +65,7 @@ if [ ! -f "$deb" ]; then
 	if [ -z "$want" ]; then
 		update_index || die "cannot read the $DEB_SUITE index from $DEB_MIRROR (see $apt_dir/update.log)"
 		have=$(apt-cache "${APT_OPTS[@]}" madison "$pkg" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); printf "%s ", $2}')
-		if ! printf ' %s ' "$have" | grep -qF " $DEB_VERSION "; then
+		if ! grep -qF " $DEB_VERSION " <<< " $(echo $have) "; then
 			die "$pkg $DEB_VERSION is not in $DEB_SUITE; available: ${have:-none}(set DEB_VERSION=...)"
 		fi
 		want=$(index_sha)

@@ -64,7 +64,7 @@ for k in base patched; do
 		-m DPKG_FLAGS=-d ${cfg[@]+"${cfg[@]}"} "$obj-$k" "${frag[@]}"
 	mapfile -t debs < <(find "$CACHE/obj" -maxdepth 1 -type f -newer "$stamp" \
 		\( -name '*.deb' -o -name '*.buildinfo' -o -name '*.changes' \))
-	printf '%s\n' "${debs[@]}" | grep -q "/linux-image-$kv-objstock-${k}_.*\.deb$" ||
+	grep -q "/linux-image-$kv-objstock-${k}_.*\.deb$" <<< "$(printf '%s\n' "${debs[@]}")" ||
 		die "make bindeb-pkg made no linux-image-$kv-objstock-$k package (see $obj-$k/build.log)"
 	rm -rf "$out"
 	mkdir -p "$out"

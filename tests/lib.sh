@@ -36,7 +36,7 @@ expect() {
 		fail "$name" "exited 0"
 	elif [ "$n" != 1 ]; then
 		fail "$name" "$n error lines (rc $rc): $(tail -1 "$tmp/$name.err")"
-	elif ! printf '%s\n' "$err" | grep -Eq -- "$re"; then
+	elif ! grep -Eq -- "$re" <<< "$err"; then
 		fail "$name" "wrong error: $err"
 	else
 		pass "$name" "$err"

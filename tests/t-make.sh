@@ -17,14 +17,14 @@ mkmake() { make --no-print-directory -C "$repo" "$@"; }
 help=$(mkmake help 2>&1)
 missing=
 for t in $(grep -oE '`make [a-z-]+' "$TOP/README.md" | cut -c7- | sort -u) test; do
-	printf '%s\n' "$help" | grep -qE "make ([a-z-]+\|)*$t\b" || missing+=" $t"
+	grep -qE "make ([a-z-]+\|)*$t\b" <<< "$help" || missing+=" $t"
 done
 check help-targets 'make help names every target the README mentions, and test' test -z "$missing"
 [ -z "$missing" ] || fail help-targets-missing "not in make help:$missing"
 table=$(sed -n '/^## Knobs/,/^## [^K]/p' "$TOP/README.md" | grep '^|')
 missing=
 for k in $(printf '%s\n' "$table" | grep -oE '`[A-Z][A-Z0-9_]*`' | tr -d '`' | sort -u); do
-	printf '%s\n' "$help" | grep -qw -- "$k" || missing+=" $k"
+	grep -qw -- "$k" <<< "$help" || missing+=" $k"
 done
 check help-knobs 'make help lists every knob of the README table' test -z "$missing"
 [ -z "$missing" ] || fail help-knobs-missing "not in make help:$missing"
@@ -40,7 +40,7 @@ check phony-test 'test is a .PHONY target' grep -qE '^\.PHONY:.* test( |$)' "$TO
 missing=
 for k in $(grep -ohE '\$\{[A-Z_][A-Z0-9_]*:?[-=]' "$TOP"/scripts/*.sh | sed -E 's/^\$\{//; s/:?[-=]$//' | sort -u); do
 	case $k in HOME | TMPDIR | T0 | STAGE | QUIET_EXIT) continue ;; esac
-	printf '%s\n' "$table" | grep -q "\`$k\`" || missing+=" $k"
+	grep -q "\`$k\`" <<< "$table" || missing+=" $k"
 done
 check readme-knobs 'every knob the scripts read is in the README table' test -z "$missing"
 [ -z "$missing" ] || fail readme-knobs-missing "not in README's table:$missing"

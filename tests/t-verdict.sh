@@ -136,7 +136,7 @@ cp_line() {
 	PATCHES=$tmp/cp "$TOP/scripts/checkpatch.sh" "$2" "$tmp/$1.results" > /dev/null 2>&1
 	local line
 	line=$(grep '^checkpatch:0001-x.patch ' "$tmp/$1.results" 2> /dev/null)
-	if printf '%s\n' "$line" | grep -Eq -- "$3"; then
+	if grep -Eq -- "$3" <<< "$line"; then
 		pass "$1" "$line"
 	else
 		fail "$1" "${line:-no line}"
