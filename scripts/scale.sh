@@ -10,7 +10,7 @@
 # repetition (each workload runs the path it is there for).
 # Knobs: SCALE_CPUS ("1 2 4 8"), SCALE_MEMCGS ("1 8 32"), SCALE_WORKLOADS
 # (names or globs of bench/scale), R (2), EVENTS (1), TRAFFIC (1), ICOUNT,
-# BASE_REV, OUT (default results/latest-scale), TIMEOUT.
+# BASE_REV, OUT (default results/latest-scale), TIMEOUT, RUN (a stopped run to resume).
 # Under TCG all vCPUs take turns on one host thread: a boot with 8 vCPUs is
 # 8 times the instructions of one with 1; bench/scale's counts are per worker.
 . "$(dirname "$0")/lib.sh"
@@ -47,6 +47,22 @@ set +f
 
 bench_kernels
 run=${RUN:-$CACHE/runs/scale-$(date +%Y%m%d-%H%M%S)}
+# RUN=an earlier scale run (one that was stopped) resumes it: a boot whose
+# directory has its counts and a guest status of 0 is kept, an unfinished
+# one is run again; only with the kernels, ICOUNT and workloads it had
+started=$(date -u +%FT%TZ) resumed=
+if [ -s "$run/meta.txt" ]; then
+	same() { [ "$(grep "^$1 " "$run/meta.txt")" = "$2" ] ||
+		die "RUN=$run was measured with another $1 ($(grep "^$1 " "$run/meta.txt" | cut -d' ' -f2-)): not resuming it"; }
+	while read -r line; do
+		case $line in config_sha256\ *|series_sha256\ *|kernel_version\ *) same "${line%% *}" "$line" ;; esac
+	done < <(bench_meta)
+	same icount "icount ${ICOUNT:-off}"
+	same workloads "workloads ${names[*]}"
+	started=$(sed -n 's/^started //p' "$run/meta.txt")
+	resumed=$(date -u +%FT%TZ)
+	log scale "resuming $run (started $started)"
+fi
 mkdir -p -- "$run"
 FAIL_RMDIR+=("$run")
 maxc=${cpus_list[0]}
@@ -59,8 +75,11 @@ for c in "${cpus_list[@]}"; do [ "$c" -gt "$maxc" ] && maxc=$c; done
 	echo "scale_memcgs ${memcg_list[*]}"
 	[ "$TRAFFIC" = 1 ] && echo "traffic_cpus $maxc"
 	echo "workloads ${names[*]}"
-	echo "started $(date -u +%FT%TZ)"
-} > "$run/meta.txt"
+	echo "started $started"
+	[ -z "$resumed" ] || echo "resumed $resumed"
+} > "$run/meta.txt.new" && mv -- "$run/meta.txt.new" "$run/meta.txt"
+# a boot of a resumed run that finished: its counts and a guest status of 0
+kept() { [ -n "$resumed" ] && [ "$(cat "$1/guest-rc" 2>/dev/null)" = 0 ] && [ -s "$1/kinsn.out" ]; }
 
 guest() { printf '%s\n' "$TOP/guest/scale.sh" "$CACHE/tools/churn" "$wl" "$1" "$2" "${names[@]}"; }
 total=$((R * ${#cpus_list[@]} * 2 + (TRAFFIC == 1 ? 2 : 0))) n=0 t0=$(date +%s)
@@ -68,6 +87,12 @@ log scale "$R repetitions x vCPUs {${cpus_list[*]}} x memcgs {${memcg_list[*]}} 
 for ((r = 1; r <= R; r++)); do
 	for c in "${cpus_list[@]}"; do
 		for k in base patched; do
+			if kept "$run/$k-c$c-$r"; then
+				log scale "$k, $c vCPUs, repetition $r/$R: kept from the run resumed"
+				total=$((total - 1))
+				continue
+			fi
+			rm -rf -- "${run:?}/$k-c$c-$r"
 			ev=0
 			[ "$r" = 1 ] && [ "$c" = "$maxc" ] && ev=$EVENTS
 			mapfile -t cmd < <(guest "$ev" "${memcg_list[*]}")
@@ -85,6 +110,12 @@ if [ "$TRAFFIC" = 1 ]; then
 	tm=${memcg_list[0]}
 	for m in "${memcg_list[@]}"; do [ "$m" -gt "$tm" ] && tm=$m; done
 	for k in base patched; do
+		if kept "$run/$k-c$maxc-traffic"; then
+			total=$((total - 1))
+			log scale "$k traffic pass: kept from the run resumed"
+			continue
+		fi
+		rm -rf -- "${run:?}/$k-c$maxc-traffic"
 		mapfile -t cmd < <(guest 0 "$tm")
 		CPUS=$maxc MEM=${MEM:-3G} TIMEOUT=${TIMEOUT:-5400} \
 			kinsn_boot "$k kernel, traffic pass" "$run/$k-c$maxc-traffic" "${objdir[$k]}" "cache=on" \
