@@ -103,6 +103,8 @@ bench_kernels
 run=${RUN:-$CACHE/runs/bench-$(date +%Y%m%d-%H%M%S)}
 mkdir -p -- "$run"
 FAIL_RMDIR+=("$run")
+# RUN=a stopped run resumes it (same kernels, ICOUNT, PHASES, REPEAT, CPUS
+# and workloads): finished boots are kept, an unfinished one is run again
 {
 	bench_meta
 	echo "repetitions $R"
@@ -113,8 +115,8 @@ FAIL_RMDIR+=("$run")
 	echo "repeat $REPEAT ${repeat_names[*]}"
 	echo "cpus ${CPUS:-2}"
 	echo "workloads ${names[*]}"
-	echo "started $(date -u +%FT%TZ)"
-} > "$run/meta.txt"
+} > "$run/meta.new"
+meta_write "$run" "$run/meta.new" kernel_version config_sha256 series_sha256 icount phases repeat cpus workloads
 
 log bench "$R repetitions x ${#kernels[@]} kernels (${kernels[*]}), ${#names[@]} workloads x {root, memcg}: ${names[*]}"
 
@@ -136,6 +138,12 @@ t_start=$(date +%s) done_boots=0 total=$((${#kernels[@]} * R))
 for ((r = 1; r <= R; r++)); do
 	for k in "${kernels[@]}"; do
 		rd=$run/$k-$r
+		if kept_boot "$rd"; then
+			log bench "repetition $r/$R $k: kept from the run resumed"
+			total=$((total - 1))
+			continue
+		fi
+		rm -rf -- "${rd:?}"
 		ev=0 kdir=${objdir[$k]:-${objdir[patched]}} append="kunit.enable=0"
 		[ "$r" = 1 ] && [ "$k" != nokmem ] && ev=$EVENTS
 		[ "$k" = nokmem ] && append+=" cgroup.memory=nokmem"
@@ -160,6 +168,11 @@ done
 if [ "$TRAFFIC" = 1 ]; then
 	for k in base patched; do
 		rd=$run/$k-traffic
+		if kept_boot "$rd"; then
+			log bench "traffic pass $k: kept from the run resumed"
+			continue
+		fi
+		rm -rf -- "${rd:?}"
 		t0=$(date +%s)
 		TIMEOUT=${TIMEOUT:-3600} kinsn_boot "$k kernel, traffic pass" "$rd" "${objdir[$k]}" "cache=on" \
 			"kunit.enable=0" "$TOP/guest/bench.sh" "$CACHE/tools/churn" "$wl" 0 "$PHASES" "${traffic_names[@]}"

@@ -396,6 +396,38 @@ kinsn_boot() {
 	[ "$rc" = 0 ] || die "$what: the guest's command exited $rc (see $rd)"
 }
 
+# A stopped run resumed (RUN=its directory, make and make scale): its
+# meta.txt must say what NEW (the meta.txt lines this run would write) says
+# for each KEY, or it is not resumed; then NEW replaces it, with the first
+# start kept and a 'resumed' line.  Sets resumed=1 when RUN had a meta.txt.
+#   meta_write RUN NEW KEY...
+meta_write() {
+	local run=$1 new=$2 key old now started
+	shift 2
+	started=$(date -u +%FT%TZ) resumed=0
+	if [ -s "$run/meta.txt" ]; then
+		for key in "$@"; do
+			old=$(grep "^$key " "$run/meta.txt" || true)
+			now=$(grep "^$key " "$new" || true)
+			[ "$old" = "$now" ] ||
+				die "RUN=$run was measured with another $key ('${old#"$key "}', now '${now#"$key "}'): not resuming it"
+		done
+		started=$(sed -n 's/^started //p' "$run/meta.txt")
+		resumed=1
+		log resume "$run (started $started): finished boots are kept"
+	fi
+	{
+		cat "$new"
+		echo "started $started"
+		[ "$resumed" = 0 ] || echo "resumed $(date -u +%FT%TZ)"
+	} > "$run/meta.txt.tmp" && mv -- "$run/meta.txt.tmp" "$run/meta.txt"
+	rm -f -- "$new"
+}
+# kept_boot DIR: a boot of a resumed run that finished (its counts, guest status 0)
+kept_boot() {
+	[ "${resumed:-0}" = 1 ] && [ "$(cat "$1/guest-rc" 2> /dev/null)" = 0 ] && [ -s "$1/kinsn.out" ]
+}
+
 # bench_meta: the meta.txt lines that say what was measured (after bench_kernels)
 bench_meta() {
 	echo "kernel_version $(make -s -C "$TREE" kernelversion)"

@@ -47,26 +47,12 @@ set +f
 
 bench_kernels
 run=${RUN:-$CACHE/runs/scale-$(date +%Y%m%d-%H%M%S)}
-# RUN=an earlier scale run (one that was stopped) resumes it: a boot whose
-# directory has its counts and a guest status of 0 is kept, an unfinished
-# one is run again; only with the kernels, ICOUNT and workloads it had
-started=$(date -u +%FT%TZ) resumed=
-if [ -s "$run/meta.txt" ]; then
-	same() { [ "$(grep "^$1 " "$run/meta.txt")" = "$2" ] ||
-		die "RUN=$run was measured with another $1 ($(grep "^$1 " "$run/meta.txt" | cut -d' ' -f2-)): not resuming it"; }
-	while read -r line; do
-		case $line in config_sha256\ *|series_sha256\ *|kernel_version\ *) same "${line%% *}" "$line" ;; esac
-	done < <(bench_meta)
-	same icount "icount ${ICOUNT:-off}"
-	same workloads "workloads ${names[*]}"
-	started=$(sed -n 's/^started //p' "$run/meta.txt")
-	resumed=$(date -u +%FT%TZ)
-	log scale "resuming $run (started $started)"
-fi
 mkdir -p -- "$run"
 FAIL_RMDIR+=("$run")
 maxc=${cpus_list[0]}
 for c in "${cpus_list[@]}"; do [ "$c" -gt "$maxc" ] && maxc=$c; done
+# RUN=a stopped scale run resumes it (same kernels, ICOUNT and workloads):
+# finished boots are kept, an unfinished one is run again
 {
 	bench_meta
 	echo "repetitions $R"
@@ -75,11 +61,8 @@ for c in "${cpus_list[@]}"; do [ "$c" -gt "$maxc" ] && maxc=$c; done
 	echo "scale_memcgs ${memcg_list[*]}"
 	[ "$TRAFFIC" = 1 ] && echo "traffic_cpus $maxc"
 	echo "workloads ${names[*]}"
-	echo "started $started"
-	[ -z "$resumed" ] || echo "resumed $resumed"
-} > "$run/meta.txt.new" && mv -- "$run/meta.txt.new" "$run/meta.txt"
-# a boot of a resumed run that finished: its counts and a guest status of 0
-kept() { [ -n "$resumed" ] && [ "$(cat "$1/guest-rc" 2>/dev/null)" = 0 ] && [ -s "$1/kinsn.out" ]; }
+} > "$run/meta.new"
+meta_write "$run" "$run/meta.new" kernel_version config_sha256 series_sha256 icount workloads
 
 guest() { printf '%s\n' "$TOP/guest/scale.sh" "$CACHE/tools/churn" "$wl" "$1" "$2" "${names[@]}"; }
 total=$((R * ${#cpus_list[@]} * 2 + (TRAFFIC == 1 ? 2 : 0))) n=0 t0=$(date +%s)
@@ -87,7 +70,7 @@ log scale "$R repetitions x vCPUs {${cpus_list[*]}} x memcgs {${memcg_list[*]}} 
 for ((r = 1; r <= R; r++)); do
 	for c in "${cpus_list[@]}"; do
 		for k in base patched; do
-			if kept "$run/$k-c$c-$r"; then
+			if kept_boot "$run/$k-c$c-$r"; then
 				log scale "$k, $c vCPUs, repetition $r/$R: kept from the run resumed"
 				total=$((total - 1))
 				continue
@@ -110,7 +93,7 @@ if [ "$TRAFFIC" = 1 ]; then
 	tm=${memcg_list[0]}
 	for m in "${memcg_list[@]}"; do [ "$m" -gt "$tm" ] && tm=$m; done
 	for k in base patched; do
-		if kept "$run/$k-c$maxc-traffic"; then
+		if kept_boot "$run/$k-c$maxc-traffic"; then
 			total=$((total - 1))
 			log scale "$k traffic pass: kept from the run resumed"
 			continue
