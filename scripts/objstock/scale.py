@@ -370,8 +370,10 @@ def cover_lines(res):
     cells = _cells(res)
     tr = {(t['kernel'], t['workload'], t['cgroup']): t for t in res.get('traffic') or []
           if t['cpus'] == c and t['memcgs'] == m}
-    L = ['%d vCPUs, %d memcgs (%d workers taking turns op by op, %s boots of' % (c, m, max(c, m),
-                                                                             res['meta'].get('repetitions', '?')),
+    # the boots behind this cell (a resumed run may have more at other vCPU counts)
+    boots = max([len(taxes(cells, 'base', w, c, m)) for w in wls] or [0])
+    L = ['%d vCPUs, %d memcgs (%d workers taking turns op by op, %d boot%s of' % (
+        c, m, max(c, m), boots, '' if boots == 1 else 's'),
          'each kernel): memcg tax per op (memcg - root, guest kernel',
          'instructions, mean), and cross-vCPU transfers per op in the tax',
          '(cache model, one boot):', '',
