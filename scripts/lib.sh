@@ -398,8 +398,12 @@ kinsn_boot() {
 
 # A stopped run resumed (RUN=its directory, make and make scale): its
 # meta.txt must say what NEW (the meta.txt lines this run would write) says
-# for each KEY, or it is not resumed; then NEW replaces it, with the first
-# start kept and a 'resumed' line.  Sets resumed=1 when RUN had a meta.txt.
+# for each KEY, or it is not resumed.  Then meta.txt describes both: a line
+# that differs takes the larger of two numbers (repetitions) or the union of
+# two lists (scale_cpus 1 2 + 4 8), any other change is kept as an
+# 'earlier_KEY' line, lines only the old meta.txt had stay; the first start
+# is kept and a 'resumed' line added for each resume.  Sets resumed=1 when
+# RUN had a meta.txt.
 #   meta_write RUN NEW KEY...
 meta_write() {
 	local run=$1 new=$2 key old now started
@@ -417,9 +421,26 @@ meta_write() {
 		log resume "$run (started $started): finished boots are kept"
 	fi
 	{
-		cat "$new"
+		if [ "$resumed" = 1 ]; then
+			awk '
+			FNR == NR { if ($1 != "started" && $1 != "resumed" && $1 != "finished" && !($1 in old)) { old[$1] = substr($0, length($1) + 2); order[++n] = $1 }
+				next }
+			{ k = $1; v = substr($0, length(k) + 2); seen[k] = 1
+				if (!(k in old) || old[k] == v) { print; next }
+				if (v ~ /^[0-9]+$/ && old[k] ~ /^[0-9]+$/) { print k " " (v + 0 > old[k] + 0 ? v : old[k]); next }
+				if (k ~ /_cpus$|_memcgs$/) {
+					m = split(old[k], a, " "); u = old[k]; delete have
+					for (i = 1; i <= m; i++) have[a[i]] = 1
+					m = split(v, a, " ")
+					for (i = 1; i <= m; i++) if (!(a[i] in have)) { u = u " " a[i]; have[a[i]] = 1 }
+					print k " " u; next }
+				print; print "earlier_" k " " old[k] }
+			END { for (i = 1; i <= n; i++) if (!(order[i] in seen)) print order[i] " " old[order[i]] }' "$run/meta.txt" "$new"
+		else
+			cat "$new"
+		fi
 		echo "started $started"
-		[ "$resumed" = 0 ] || echo "resumed $(date -u +%FT%TZ)"
+		[ "$resumed" = 0 ] || { grep '^resumed ' "$run/meta.txt" || true; echo "resumed $(date -u +%FT%TZ)"; }
 	} > "$run/meta.txt.tmp" && mv -- "$run/meta.txt.tmp" "$run/meta.txt"
 	rm -f -- "$new"
 }

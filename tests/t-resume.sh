@@ -38,3 +38,17 @@ check resume-new-keeps-nothing 'a run without meta.txt starts anew: no boot is k
 	. "$1/scripts/lib.sh"
 	meta_write "$2" "$3" kernel_version series_sha256 workloads 2> /dev/null
 	! kept_boot "$2/base-1" && grep -q "^started " "$2/meta.txt" && ! grep -q "^resumed " "$2/meta.txt"' _ "$TOP" "$new" "$tmp/new"
+
+# a resume with fewer repetitions or vCPU counts (a top-up of part of the
+# matrix): meta.txt still describes the whole run
+knobs=$tmp/knobs
+mkdir -p "$knobs"
+printf 'kernel_version 7.3.4\nseries_sha256 aaaa\nrepetitions 2\nscale_cpus 1 2 4 8\ntraffic_cpus 8\nqemu v1\nstarted 2026-01-01T00:00:00Z\nresumed 2026-01-02T00:00:00Z\nfinished 2026-01-03T00:00:00Z\n' > "$knobs/meta.txt"
+printf 'kernel_version 7.3.4\nseries_sha256 aaaa\nrepetitions 1\nscale_cpus 1 2 16\nqemu v2\n' > "$tmp/new"
+check resume-keeps-union 'a resume with fewer knobs: the larger repetitions, the union of the vCPU counts, the old-only lines, earlier_ for the rest, every resume' bash -c '
+	. "$1/scripts/lib.sh"
+	meta_write "$2" "$3" kernel_version series_sha256 2> /dev/null
+	grep -qx "repetitions 2" "$2/meta.txt" && grep -qx "scale_cpus 1 2 4 8 16" "$2/meta.txt" &&
+	grep -qx "traffic_cpus 8" "$2/meta.txt" && grep -qx "qemu v2" "$2/meta.txt" &&
+	grep -qx "earlier_qemu v1" "$2/meta.txt" && grep -qx "started 2026-01-01T00:00:00Z" "$2/meta.txt" &&
+	[ "$(grep -c "^resumed " "$2/meta.txt")" = 2 ] && ! grep -q "^finished " "$2/meta.txt"' _ "$TOP" "$knobs" "$tmp/new"
