@@ -102,6 +102,34 @@ class Report(unittest.TestCase):
         self.assertIn('| 1 | 1 | 1 | 1000 | 1500 | 500 ± 0 | 1000 | 1200 | 200 ± 0 | +60% ± 0 |', L)
         self.assertIn(('pipe-64', 'base', 8, 2, 2000.0), curve)
 
+    def test_worse_cells(self):
+        # the fixture: patched better everywhere, root equal
+        L, _ = scale.markdown(self.res())
+        i = L.index('## Cells worse patched')
+        self.assertEqual(L[i + 4], 'None.')
+        # a patched root 2% higher in one cell: named, with its p-value
+        # (none with one boot, "worse" with two boots of no spread)
+        res = self.res(reps=1)
+        for s in res['samples']:
+            if s['kernel'] == 'patched' and s['cgroup'] == 'root' and s['cpus'] == 2 and s['memcgs'] == 8:
+                s['kernel_insns_per_op'] = 1020
+        L, _ = scale.markdown(res)
+        self.assertIn('| pipe-64 | 2 | 8 | root | 1000 | 1020 | +2.0% | none |', L)
+        res = self.res()
+        for s in res['samples']:
+            if s['kernel'] == 'patched' and s['cgroup'] == 'root' and s['cpus'] == 2 and s['memcgs'] == 8:
+                s['kernel_insns_per_op'] = 1020 + s['rep']
+        L, _ = scale.markdown(res)
+        self.assertTrue([x for x in L if x.startswith('| pipe-64 | 2 | 8 | root | 1000 | 1022 | +2.2% | **')
+                         and x.endswith(' worse** |')], L)
+        # 1% or less is not named
+        res = self.res()
+        for s in res['samples']:
+            if s['kernel'] == 'patched' and s['cgroup'] == 'root':
+                s['kernel_insns_per_op'] = 1010
+        L, _ = scale.markdown(res)
+        self.assertEqual(L[L.index('## Cells worse patched') + 4], 'None.')
+
     def test_curve(self):
         L, _ = scale.markdown(self.res())
         self.assertIn('| pipe-64 | 1 | base | 1.00 | 2.00 |', L)

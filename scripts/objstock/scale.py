@@ -27,7 +27,7 @@ import shutil
 import subprocess
 
 from . import Error
-from .stats import cut_interval, mean, natural, sd
+from .stats import cut_interval, mean, natural, sd, welch
 
 KERNELS = ('base', 'patched')
 CGROUPS = ('root', 'memcg')
@@ -257,11 +257,54 @@ def markdown(res):
                     mean(tp), sd(tp), 'n/a' if cut is None or mean(tb) <= 0 else
                     '%+.0f%% ± %s' % (cut, '%.0f' % hw if hw is not None else '?')))
         L.append('')
+    L += worse_section(cells, wls, cpus, memcgs)
     L += curve_section(curve, cpus, memcgs)
     L += traffic_section(res)
     L += drift_section(res)
     L += events_section(res)
     return L, curve
+
+
+def worse_cells(cells, wls, cpus, memcgs):
+    """[(workload, cpus, memcgs, what, base mean, patched mean, p)]: every cell
+    where patched is worse than base by more than 1% per op, in the tax, the
+    root window or the memcg window; p is Welch's (None with one boot)"""
+    out = []
+    for w in wls:
+        for m in memcgs:
+            for c in cpus:
+                def get(k, what):
+                    if what == 'tax':
+                        return taxes(cells, k, w, c, m)
+                    return list(cells.get((k, w, what, c, m), {}).values())
+                for what in ('tax', 'root', 'memcg'):
+                    b, p = get('base', what), get('patched', what)
+                    if not b or not p:
+                        continue
+                    mb, mp = mean(b), mean(p)
+                    if mb > 0 and mp > mb * 1.01:
+                        out.append((w, c, m, what, mb, mp, welch(p, b)))
+    return out
+
+
+def worse_section(cells, wls, cpus, memcgs):
+    worse = worse_cells(cells, wls, cpus, memcgs)
+    L = ['## Cells worse patched', '']
+    L.append('Every cell where the patched kernel reads more than 1% more instructions per op than base, '
+             'in the tax, the root window or the memcg window; p: Welch\'s t-test over the repetitions '
+             '(none with one boot). **worse**: p < 0.05.')
+    L.append('')
+    if not worse:
+        L += ['None.', '']
+        return L
+    L.append('| workload | vCPUs | memcgs | per op | base | patched | change | p |')
+    L.append('|---|---|---|---|---|---|---|---|')
+    for w, c, m, what, mb, mp, pv in worse:
+        L.append('| %s | %d | %d | %s | %.0f | %.0f | %+.1f%% | %s |' % (
+            w, c, m, what, mb, mp, (mp / mb - 1) * 100,
+            'none' if pv is None else ('**%.3g worse**' % pv if pv < 0.05 else '%.3g' % pv)))
+    L.append('')
+    return L
 
 
 def curve_section(curve, cpus, memcgs):
