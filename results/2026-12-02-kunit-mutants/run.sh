@@ -4,10 +4,12 @@
 # (ccache: only the file changes), boot it, restore the file, and keep the
 # memcg_obj_stock suite's KTAP as NAME.ktap; prints a summary line per mutant.
 # Knobs: CACHE (the harness cache whose tree and obj/patched to use),
-# CCACHE_DIR.  The unmutated kernel is what make check built.
+# CCACHE_DIR, MUTANTS (the directory of the NAME.diff files and where the
+# .ktap files go; default: this script's).  The unmutated kernel is what make check built.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+here=$(cd "${MUTANTS:-$here}" && pwd)
 : "${CACHE:?set CACHE to the harness cache}"
 tree=$CACHE/tree obj=$CACHE/obj/patched
 for name in "$@"; do
