@@ -62,3 +62,23 @@ rc=0
 "$churn" mmap2 10 "$tmp/no-such-dir" > /dev/null 2> "$tmp/m2bad.err" || rc=$?
 check churn-mmap2-bad-dir 'churn mmap2 into a missing DIR: non-zero, "cannot create a file in"' \
 	bash -c '[ "$1" != 0 ] && grep -q "cannot create a file in" "$2"' _ "$rc" "$tmp/m2bad.err"
+
+# xattr bursts: BURST must divide ITERS / PHASES, and they need the bench
+# kernel's RCU barrier file (this host has none): both refused in one line
+mkdir -p "$tmp/shm"
+rc=0
+"$churn" xattr 64 30 "$tmp/shm" 8 > /dev/null 2> "$tmp/xb.err" || rc=$?
+check churn-xattr-burst-divides 'churn xattr 64 30 DIR 8: non-zero, "BURST 8 does not divide ITERS / PHASES = 30"' \
+	bash -c '[ "$1" != 0 ] && grep -qx "churn: error: BURST 8 does not divide ITERS / PHASES = 30" "$2"' _ "$rc" "$tmp/xb.err"
+shm=$(mktemp -d /dev/shm/t-churn.XXXXXX 2> /dev/null) || shm=
+rc=0
+[ -z "$shm" ] || "$churn" xattr 64 32 "$shm" 8 > /dev/null 2> "$tmp/xr.err" || rc=$?
+[ -z "$shm" ] || rmdir "$shm"
+if [ -z "$shm" ] || grep -q "does not support user.\* xattrs" "$tmp/xr.err"; then
+	skip churn-xattr-burst-barrier 'no tmpfs with user.* xattrs at /dev/shm on this host'
+elif [ -e /sys/kernel/debug/objstock_rcu_barrier ]; then
+	skip churn-xattr-burst-barrier 'this host is a bench kernel (it has the barrier file)'
+else
+	check churn-xattr-burst-barrier 'churn xattr 64 32 /dev/shm/DIR 8 on a kernel without the barrier file: non-zero, says what it needs' \
+		bash -c '[ "$1" != 0 ] && grep -q "^churn: error: -s and xattr bursts need /sys/kernel/debug/objstock_rcu_barrier" "$2"' _ "$rc" "$tmp/xr.err"
+fi

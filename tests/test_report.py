@@ -322,3 +322,7 @@ class CutCell(unittest.TestCase):
         # base's tax 100 +- 150: its 95% interval reaches zero, nothing to cut
         self.assertTrue(report.fmt_cut([-50.0, 100.0, 250.0], [90.0, 100.0, 110.0]).startswith('n/a (no tax'))
         self.assertEqual(report.fmt_cut([0.0, 0.0], [1.0, 1.0]), 'n/a')
+        # a tax above its interval but a cut interval wider than +-50 points:
+        # D's hackbench --pipe (the control), 69.9 +- 58.1, is no cut
+        self.assertTrue(report.fmt_cut([300.0, 180.0, 250.0], [10.0, 150.0, 60.0]).startswith(
+            'n/a (not measured: '), report.fmt_cut([300.0, 180.0, 250.0], [10.0, 150.0, 60.0]))

@@ -29,6 +29,13 @@ def loop_iters(args):
             'mmap2': lambda: a[0], 'slab': lambda: a[2], 'uring': lambda: a[1]}.get(mode, lambda: None)()
 
 
+def xattr_burst(args):
+    """BURST of an xattr row (churn xattr BYTES ITERS DIR BURST), else None"""
+    while args and args[0].startswith('-'):
+        args = args[1:]
+    return args[4] if args[0] == 'xattr' and len(args) > 4 else None
+
+
 class Workloads(unittest.TestCase):
     def check(self, path, ncols, phases_apply):
         names = set()
@@ -43,6 +50,11 @@ class Workloads(unittest.TestCase):
             if phases_apply and it is not None:
                 self.assertEqual(int(it) % PHASES, 0, '%s: %s: ITERS %s is not a multiple of %d'
                                  % (path, name, it, PHASES))
+            burst = xattr_burst(args)
+            if burst is not None:
+                parts = PHASES if phases_apply else 1
+                self.assertEqual(int(it) // parts % int(burst), 0, '%s: %s: BURST %s does not divide '
+                                 'ITERS / PHASES = %d' % (path, name, burst, int(it) // parts))
         return names
 
     def test_bench_workloads(self):
@@ -58,6 +70,8 @@ class Workloads(unittest.TestCase):
         self.assertEqual(loop_iters(['uring', '256', '40']), '40')
         self.assertEqual(loop_iters(['-y', 'slab', '1', '64', '4096', 'single']), '4096')
         self.assertIsNone(loop_iters(['run', '--', 'hackbench']))
+        self.assertEqual(xattr_burst(['xattr', '8000', '10000', '/run/t', '625']), '625')
+        self.assertIsNone(xattr_burst(['xattr', '64', '10000', '/run/t']))
 
 
 class Executables(unittest.TestCase):

@@ -9,7 +9,7 @@ import re
 import textwrap
 
 from . import Error, bench, write_atomic
-from .stats import cut_interval, halfwidth, mean, natural, sd, welch
+from .stats import cut_interval, halfwidth, mean, natural, no_cut, sd, welch
 
 SECTION = re.compile(r'^\[numbers:[^\n]*\]\n.*?^\[end of numbers\]$', re.S | re.M)
 SCALE_SECTION = re.compile(r'^\[scale numbers:[^\n]*\]\n.*?^\[end of scale numbers\]$', re.S | re.M)
@@ -61,8 +61,8 @@ def numbers(res, rel):
         cut, hw = cut_interval(tb, tp)
         p = welch(tb, tp)
         mark = '**' if p is not None and p < 0.01 else '*' if p is not None and p < 0.05 else ''
-        # no tax to cut: base's tax is within its own 95% interval of zero
-        cell = 'n/a' if cut is None or mean(tb) <= 0 or (halfwidth(tb) or 0) >= mean(tb) else \
+        # no tax to cut, or a cut interval that says nothing (stats.no_cut)
+        cell = 'n/a' if no_cut(tb, tp) else \
             '%.0f%%' % cut + ('±%.0f' % hw if hw is not None else '') + mark
         L.append('%-22s %s %s %s %s %9s %9s %9s' % (
             w[:22], short(mean(list(rb.values()))), short(mean(list(rp.values()))),

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 
 from . import Error, bench
-from .stats import cut_interval, halfwidth, mean, natural, sd, welch
+from .stats import cut_interval, halfwidth, mean, natural, no_cut, sd, welch
 
 
 def marks(a, b):
@@ -112,7 +112,8 @@ def markdown(res):
              'cut = 1 - patched tax / base tax, with the half-width of its 95% confidence '
              'interval over the repetitions (delta method, Welch-Satterthwaite degrees of '
              'freedom): a second run of the same kernels should land inside it. A cut whose '
-             'interval is wider than ±10 points is not evidence either way.')
+             'interval is wider than ±10 points is not evidence either way; one wider than ±50 '
+             'is reported as "not measured".')
     L.append('')
     L.append('| workload | base tax | patched tax | cut [95% CI] | p | base memcg/root | patched memcg/root |')
     L.append('|---|---|---|---|---|---|---|')
@@ -161,13 +162,12 @@ def markdown(res):
 
 
 def fmt_cut(tb, tp):
-    """'+38.5% ± 1.4' (the cut and its 95% half-width); 'n/a' without a base
-    tax, or when the 95% interval of base's tax reaches zero: no tax to cut"""
+    """'+38.5% ± 1.4' (the cut and its 95% half-width); 'n/a ...' when
+    stats.no_cut() says there is no cut to report"""
+    why = no_cut(tb, tp)
+    if why:
+        return why
     cut, hw = cut_interval(tb, tp)
-    if cut is None or mean(tb) <= 0:
-        return 'n/a'
-    if (halfwidth(tb) or 0) >= mean(tb):
-        return 'n/a (no tax: %.0f ± %.0f)' % (mean(tb), halfwidth(tb))
     return '%+.1f%% ± %s' % (cut, '%.1f' % hw if hw is not None else '?')
 
 

@@ -101,6 +101,27 @@ def cut_interval(base, patched, p=0.05):
     return cut, tq(df, p) * abs(r) * math.sqrt(a + b) * 100
 
 
+# a cut whose 95% interval is wider than this (half-width, points) says
+# nothing: the controls (hackbench --pipe, TCP), whose tax is a few hundred
+# instructions of noise on thousands, gave 69.9 +- 58.1 in one run and "no
+# tax" in the next (results/2026-12-02-cold-D)
+CUT_HW_MAX = 50.0
+
+
+def no_cut(base, patched):
+    """why a row has no cut to report, or None: no base tax, base's tax
+    within its own 95% interval of zero, or a cut interval wider than
+    +-CUT_HW_MAX points"""
+    cut, hw = cut_interval(base, patched)
+    if cut is None or mean(base) <= 0:
+        return 'n/a'
+    if (halfwidth(base) or 0) >= mean(base):
+        return 'n/a (no tax: %.0f ± %.0f)' % (mean(base), halfwidth(base))
+    if hw is not None and hw > CUT_HW_MAX:
+        return 'n/a (not measured: %+.0f%% ± %.0f)' % (cut, hw)
+    return None
+
+
 def mean(x):
     return sum(x) / len(x)
 

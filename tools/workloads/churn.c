@@ -2,9 +2,12 @@
  * churn: small guest workloads for the objstock benchmark, one static binary.
  *
  *   churn [-c CGROUP_DIR] [-p PHASES] pipe NPAGES ITERS     F_SETPIPE_SZ NPAGES pages <-> 1 page
- *   churn [-c CGROUP_DIR] xattr BYTES ITERS [DIR]  setxattr+removexattr on a file in
- *                                 DIR (default /tmp; warns if DIR is not a tmpfs: under
- *                                 virtme-ng /tmp is an overlay, use a tmpfs mount)
+ *   churn [-c CGROUP_DIR] xattr BYTES ITERS [DIR [BURST]]  setxattr+removexattr on a
+ *                                 file in DIR (default /tmp; warns if DIR is not a tmpfs:
+ *                                 under virtme-ng /tmp is an overlay, use a tmpfs mount).
+ *                                 BURST > 1: BURST files, set on each, remove on each,
+ *                                 then wait for RCU (the barrier file of -s), so that
+ *                                 every burst's values are freed together (see below)
  *   churn [-c CGROUP_DIR] mmap ITERS            mmap+munmap 128 MiB anonymous
  *                                 (will-it-scale's mmap1)
  *   churn [-c CGROUP_DIR] mmap2 ITERS DIR       mmap+munmap 128 MiB of an unlinked file in
@@ -45,6 +48,17 @@
  * rcu_barrier()) right before opening the window and right before closing
  * it, so that the frees RCU defers (tmpfs xattrs, maple nodes, a task's
  * exit) fall in the window of the objects they free, not in the next one.
+ *
+ * Why xattr bursts: tmpfs frees a removed xattr's value with call_rcu(), so
+ * a set/remove loop allocates one value per op and frees them in whatever
+ * batches the grace periods return.  When a value is as large as a good part
+ * of the obj stock (6000 and 8000 bytes: kmalloc-8k against a 16 KiB stock),
+ * the charge cost depends on those batch sizes, which vary from boot to boot:
+ * two runs of the same kernels put xattr-8000's cut 4.8 points apart, and one
+ * long window was no steadier (results/2026-12-02-xattr-long).  With BURST,
+ * the loop allocates BURST values, queues their BURST frees and waits for
+ * them: the same runs of charges and uncharges in every window and boot.
+ * ITERS / PHASES must be a multiple of BURST (a phase part is whole bursts).
  *
  * -e: count on the CPU as well, for real hardware, where there is no plugin:
  * perf_event_open() counters of kernel-mode instructions and cycles
@@ -216,18 +230,23 @@ static void phase_open(unsigned long iters, int kernel_loop)
 
 static int settle_rcu;
 
-/* -s: wait for RCU's deferred frees (the bench kernel's barrier file) */
-static void settle(void)
+/* wait for RCU's deferred frees (the bench kernel's barrier file) */
+static void rcu_barrier_now(void)
 {
 	int fd;
 
-	if (!settle_rcu)
-		return;
 	fd = open(BARRIER_FILE, O_WRONLY);
 	if (fd < 0 || write(fd, "1", 1) != 1)
-		die("-s needs %s: %s (a kernel without bench/kernel/objstock_bench.c, or no debugfs)",
+		die("-s and xattr bursts need %s: %s (a kernel without bench/kernel/objstock_bench.c, or no debugfs)",
 		    BARRIER_FILE, strerror(errno));
 	close(fd);
+}
+
+/* -s: settle RCU at the window's ends */
+static void settle(void)
+{
+	if (settle_rcu)
+		rcu_barrier_now();
 }
 
 /* -e: the perf counters, kernel mode only; fd -1 when not counting */
@@ -448,56 +467,101 @@ static void xattr_cycle(int fd, const char *buf, size_t bytes)
 		die("removexattr %s: %s", XATTR_NAME, strerror(errno));
 }
 
-static void mode_xattr(int argc, char **argv)
+/* BURST sets, BURST removes, then wait for the frees RCU deferred */
+static void xattr_burst(const int *fds, unsigned long burst, const char *buf, size_t bytes)
 {
-	unsigned long bytes, iters, i;
-	const char *dir;
-	char path[4096], *buf;
-	struct statfs sfs;
-	long long t0, t1;
+	unsigned long j;
+
+	for (j = 0; j < burst; j++)
+		if (fsetxattr(fds[j], XATTR_NAME, buf, bytes, 0))
+			die("setxattr %s (%zu bytes): %s", XATTR_NAME, bytes, strerror(errno));
+	for (j = 0; j < burst; j++) {
+		if (fremovexattr(fds[j], XATTR_NAME))
+			die("removexattr %s: %s", XATTR_NAME, strerror(errno));
+		op_done();
+	}
+	rcu_barrier_now();
+}
+
+static int xattr_file(const char *dir)
+{
+	char path[4096];
 	int fd;
 
-	if (argc != 2 && argc != 3)
-		die("usage: churn xattr BYTES ITERS [DIR]");
-	bytes = number("BYTES", argv[0]);
-	iters = number("ITERS", argv[1]);
-	dir = argc == 3 ? argv[2] : "/tmp";
-	if (bytes > 65536)
-		die("BYTES %lu exceeds the 64 KiB xattr limit", bytes);
-	phase_open(iters, 0);
-	buf = malloc(bytes);
-	if (!buf)
-		die("out of memory");
-	memset(buf, 'x', bytes);
 	snprintf(path, sizeof(path), "%s/churn-xattr.XXXXXX", dir);
 	fd = mkstemp(path);
 	if (fd < 0)
 		die("cannot create a file in %s: %s", dir, strerror(errno));
 	unlink(path);		/* the open fd keeps the inode */
-	if (fstatfs(fd, &sfs) == 0 && sfs.f_type != TMPFS_MAGIC)
+	return fd;
+}
+
+static void mode_xattr(int argc, char **argv)
+{
+	unsigned long bytes, iters, burst = 1, i;
+	const char *dir;
+	char *buf;
+	struct statfs sfs;
+	long long t0, t1;
+	int *fds;
+
+	if (argc < 2 || argc > 4)
+		die("usage: churn xattr BYTES ITERS [DIR [BURST]]");
+	bytes = number("BYTES", argv[0]);
+	iters = number("ITERS", argv[1]);
+	dir = argc >= 3 ? argv[2] : "/tmp";
+	if (argc == 4)
+		burst = number("BURST", argv[3]);
+	if (bytes > 65536)
+		die("BYTES %lu exceeds the 64 KiB xattr limit", bytes);
+	phase_open(iters, 0);
+	if (burst > 1 && (iters / phases) % burst)
+		die("BURST %lu does not divide ITERS / PHASES = %lu", burst, iters / phases);
+	buf = malloc(bytes);
+	fds = calloc(burst, sizeof(*fds));
+	if (!buf || !fds)
+		die("out of memory");
+	memset(buf, 'x', bytes);
+	for (i = 0; i < burst; i++)
+		fds[i] = xattr_file(dir);
+	if (fstatfs(fds[0], &sfs) == 0 && sfs.f_type != TMPFS_MAGIC)
 		fprintf(stderr, "churn: warning: %s is not a tmpfs (f_type 0x%lx)\n", dir,
 			(unsigned long)sfs.f_type);
-	if (fsetxattr(fd, XATTR_NAME, buf, bytes, 0)) {
+	if (fsetxattr(fds[0], XATTR_NAME, buf, bytes, 0)) {
 		if (errno == EOPNOTSUPP)
 			die("%s does not support user.* xattrs (use a tmpfs)", dir);
 		die("setxattr in %s: %s", dir, strerror(errno));
 	}
-	if (fremovexattr(fd, XATTR_NAME))
+	if (fremovexattr(fds[0], XATTR_NAME))
 		die("removexattr in %s: %s", dir, strerror(errno));
-	for (i = 0; i < warmup(iters); i++)
-		xattr_cycle(fd, buf, bytes);
+	if (burst > 1) {
+		rcu_barrier_now();	/* says now if the kernel has no barrier file */
+		xattr_burst(fds, burst, buf, bytes);
+	} else {
+		for (i = 0; i < warmup(iters); i++)
+			xattr_cycle(fds[0], buf, bytes);
+	}
 	t0 = now_ns();
 	window_open();
-	for (i = 0; i < iters; i++) {
-		if (i % (iters / phases) == 0)
-			phase_part(i / (iters / phases));
-		xattr_cycle(fd, buf, bytes);
-		op_done();
+	if (burst > 1) {
+		for (i = 0; i < iters; i += burst) {
+			if (i % (iters / phases) == 0)
+				phase_part(i / (iters / phases));
+			xattr_burst(fds, burst, buf, bytes);
+		}
+	} else {
+		for (i = 0; i < iters; i++) {
+			if (i % (iters / phases) == 0)
+				phase_part(i / (iters / phases));
+			xattr_cycle(fds[0], buf, bytes);
+			op_done();
+		}
 	}
 	phase_part(0);
 	window_close();
 	t1 = now_ns();
-	close(fd);
+	for (i = 0; i < burst; i++)
+		close(fds[i]);
 	report("xattr", bytes, iters, t1 - t0);
 }
 
