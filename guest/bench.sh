@@ -3,7 +3,9 @@
 # child memcg, under churn, whose markers open and close the host plugin's
 # counting windows.  cwd = the run dir shared with the host.
 #   bench.sh CHURN WORKLOADS_FILE EVENTS PHASES NAMES...
-# PHASES: churn's -p (each window averages over that many obj stock phases).
+# PHASES: churn's -p (each window averages over that many obj stock phases);
+# every window starts after an RCU barrier (-s) and with every CPU's stocks
+# drained (-d: their cached stat bytes and page stock set per-op costs too).
 # Writes manifest (one line per window, in order: "window name cgroup pass"),
 # churn.out (churn's result lines, same order) and, if EVENTS=1, a second
 # pass with kprobe events whose hit counts go to events.txt.
@@ -49,7 +51,7 @@ run_pass() {
 			echo "$win $name $cg $pass" >> manifest
 			note "$pass $name $cg"
 			# shellcheck disable=SC2086
-			if ! res=$("$churn" -c "$dir" -p "$phases" -s $args 2> "churn.err.$win"); then
+			if ! res=$("$churn" -c "$dir" -p "$phases" -s -d $args 2> "churn.err.$win"); then
 				note "workload $name failed: $(tail -1 "churn.err.$win")"
 				finish 3
 			fi
@@ -82,7 +84,7 @@ if [ "$events" = 1 ]; then
 			echo "$win $name $cg events" >> manifest
 			before=$(awk '{print $1, $2}' $T/kprobe_profile | tr '\n' ' ')
 			# shellcheck disable=SC2086
-			"$churn" -c "$dir" -p "$phases" -s $args > /dev/null 2>&1 || { note "workload $name failed (events)"; finish 3; }
+			"$churn" -c "$dir" -p "$phases" -s -d $args > /dev/null 2>&1 || { note "workload $name failed (events)"; finish 3; }
 			after=$(awk '{print $1, $2}' $T/kprobe_profile | tr '\n' ' ')
 			echo "$win $name $cg BEFORE $before AFTER $after" >> events.txt
 		done

@@ -37,7 +37,7 @@ check churn-gang-bad-cgroup 'a -c directory that is not a cgroup: non-zero, "can
 rc=0
 "$churn" -g 2 -p 4 pipe 1 16 > /dev/null 2> "$tmp/gp.err" || rc=$?
 check churn-gang-no-phases '-g with -p 4: refused in one line' \
-	bash -c '[ "$1" != 0 ] && grep -qx "churn: error: -g does not go with -p > 1 or -e" "$2"' _ "$rc" "$tmp/gp.err"
+	bash -c '[ "$1" != 0 ] && grep -qx "churn: error: -g does not go with -p > 1, -d or -e" "$2"' _ "$rc" "$tmp/gp.err"
 
 # uring: DEPTH NOPs per ring, iters= is DEPTH * ITERS
 out=$("$churn" uring 16 5 2> "$tmp/uring.err")
@@ -81,4 +81,14 @@ elif [ -e /sys/kernel/debug/objstock_rcu_barrier ]; then
 else
 	check churn-xattr-burst-barrier 'churn xattr 64 32 /dev/shm/DIR 8 on a kernel without the barrier file: non-zero, says what it needs' \
 		bash -c '[ "$1" != 0 ] && grep -q "^churn: error: -s and xattr bursts need /sys/kernel/debug/objstock_rcu_barrier" "$2"' _ "$rc" "$tmp/xr.err"
+fi
+
+# -d drains the stocks through the bench kernel's file: without it, one line
+if [ -e /sys/kernel/debug/objstock_drain ]; then
+	skip churn-drain-needs-file 'this host is a bench kernel (it has the drain file)'
+else
+	rc=0
+	"$churn" -d pipe 1 10 > /dev/null 2> "$tmp/d.err" || rc=$?
+	check churn-drain-needs-file 'churn -d on a kernel without objstock_drain: non-zero, says what it needs' \
+		bash -c '[ "$1" != 0 ] && grep -q "^churn: error: -d needs /sys/kernel/debug/objstock_drain" "$2"' _ "$rc" "$tmp/d.err"
 fi
