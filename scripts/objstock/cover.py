@@ -9,7 +9,7 @@ import re
 import textwrap
 
 from . import Error, bench, write_atomic
-from .stats import cut_interval, halfwidth, mean, natural, no_cut, sd, welch
+from .stats import cut_interval, mean, natural, no_cut, sd, welch
 
 SECTION = re.compile(r'^\[numbers:[^\n]*\]\n.*?^\[end of numbers\]$', re.S | re.M)
 SCALE_SECTION = re.compile(r'^\[scale numbers:[^\n]*\]\n.*?^\[end of scale numbers\]$', re.S | re.M)
