@@ -52,6 +52,8 @@ wl=$TOP/bench/workloads
 
 # the workloads: WORKLOADS (space separated names or shell globs) or all/QUICK
 all=$(awk '!/^#/ && NF >= 4 {print $1}' "$wl")
+# by default every row but those marked QUICK=x (run only when named)
+default=$(awk '!/^#/ && NF >= 4 && $2 != "x" {print $1}' "$wl")
 quick=$(awk '!/^#/ && NF >= 4 && $2 == 1 {print $1}' "$wl")
 # the traffic pass: TRAFFIC_WORKLOADS (names), by default one of each kind
 # (hackbench, small and 4-8 KiB pipe churn, the in-kernel bulk loop): a boot
@@ -76,7 +78,7 @@ if [ -n "${WORKLOADS:-}" ]; then
 elif [ "$QUICK" = 1 ]; then
 	read -ra names <<< "$(echo $quick)"
 else
-	read -ra names <<< "$(echo $all)"
+	read -ra names <<< "$(echo $default)"
 fi
 # the selected workloads that REPEAT_WORKLOADS names (globs, not files)
 repeat_names=()

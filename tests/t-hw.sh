@@ -69,7 +69,7 @@ if mount -t tmpfs -o ro,size=1m objstock-ro "$tmp/mnt-ro" 2> /dev/null; then
 else
 	skip hw-run-outdir-ro "cannot mount a read-only tmpfs (not root?)"
 fi
-expect hw-run-workload "unknown workload 'pipe-3' \(have: hackbench-proc-s100 " env WORKLOADS=pipe-3 "$run" base "$tmp/out"
+expect hw-run-workload "unknown workload 'pipe-3' \(have: hackbench-pin-proc-s100 " env WORKLOADS=pipe-3 "$run" base "$tmp/out"
 expect hw-run-phases "PHASES 'x' is not a positive number" env PHASES=x "$run" base "$tmp/out"
 if [ "$(id -u)" = 0 ]; then
 	if ! grep -qw 'cgroup.memory=nokmem' /proc/cmdline; then

@@ -3,6 +3,7 @@ and a single-process loop's ITERS is a multiple of the default PHASES (16),
 which churn -p needs (a row that is not fails its guest after the kernels
 are built: uring-256 did, with 40 rings)."""
 import os
+import re
 import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -43,7 +44,9 @@ class Workloads(unittest.TestCase):
             self.assertNotIn(name, names, '%s: %s twice' % (path, name))
             names.add(name)
             self.assertTrue(args, '%s: %s has no churn arguments' % (path, name))
-            self.assertTrue(all(c.isdigit() for c in cols), '%s: %s: %s' % (path, name, cols))
+            # QUICK (bench/workloads' first column) may be x: only when named
+            self.assertTrue(all(c.isdigit() or (i == 0 and ncols == 3 and c == 'x')
+                                for i, c in enumerate(cols)), '%s: %s: %s' % (path, name, cols))
             mode = next(a for a in args if not a.startswith('-'))
             self.assertIn(mode, MODES, '%s: %s: unknown churn mode %s' % (path, name, mode))
             it = loop_iters(args)
@@ -61,6 +64,14 @@ class Workloads(unittest.TestCase):
         names = self.check(os.path.join(TOP, 'bench', 'workloads'), 3, True)
         self.assertIn('uring-256', names)
         self.assertIn('tcp-4k', names)
+        # the traffic pass's default rows (scripts/bench.sh) exist; the
+        # unpinned hackbench among them runs only when named
+        bench = open(os.path.join(TOP, 'scripts', 'bench.sh')).read()
+        traffic = re.search(r'TRAFFIC_WORKLOADS:-([^}]*)}', bench).group(1).split()
+        self.assertTrue(set(traffic) <= names, traffic)
+        quick = {n: c[0] for n, c, _ in rows(os.path.join(TOP, 'bench', 'workloads'), 3)}
+        self.assertEqual(quick['hackbench-proc-s100'], 'x')
+        self.assertEqual(quick['hackbench-pin-proc-s100'], '1')
 
     def test_scale_workloads(self):
         names = self.check(os.path.join(TOP, 'bench', 'scale'), 2, False)
