@@ -257,7 +257,7 @@ class Lkp(unittest.TestCase):
                 for memcg in (False, True):
                     self.assertIn((int(opt['-g']), memcg, want), jobs, line)
                 rows.add(repr((opt['-g'], want)))
-        self.assertEqual(len(rows), 4)
+        self.assertEqual(len(rows), 5)
 
     def test_will_it_scale_and_stress_ng(self):
         w = self.docs(os.path.join(TOP, 'bench', 'lkp', 'will-it-scale-mmap2.yaml'))[0]

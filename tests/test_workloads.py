@@ -72,6 +72,8 @@ class Workloads(unittest.TestCase):
         quick = {n: c[0] for n, c, _ in rows(os.path.join(TOP, 'bench', 'workloads'), 3)}
         self.assertEqual(quick['hackbench-proc-s100'], 'x')
         self.assertEqual(quick['hackbench-pin-proc-s100'], '1')
+        self.assertEqual(quick['hackbench-thread-s100'], 'x')
+        self.assertEqual(quick['hackbench-pin-thread-s100'], '0')
 
     def test_scale_workloads(self):
         names = self.check(os.path.join(TOP, 'bench', 'scale'), 2, False)
