@@ -10,6 +10,7 @@
 check_knobs
 out=${1:-/dev/stdout}
 "$TOP/scripts/tree.sh"
+tree_register
 src=$CACHE/each-src obj=$CACHE/obj/each
 if ! git -C "$src" rev-parse -q --verify HEAD > /dev/null 2>&1; then
 	rm -rf -- "$src"

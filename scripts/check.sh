@@ -30,6 +30,7 @@ fi
 
 "$TOP/scripts/fetch.sh"
 "$TOP/scripts/tree.sh"
+tree_register
 # the selftest names against the tree just made, before the build
 mapfile -t names < <(selftest_names "$TREE")
 check_selftests ${names[@]+"${names[@]}"}

@@ -344,6 +344,25 @@ bench_build() {
 	git -C "$src" checkout -q -f HEAD -- mm/Makefile
 }
 
+# tree_register: record this run (its pid and start time, and the series
+# $TREE now holds, from tree.sh's stamp) as a user of $TREE until it exits,
+# so that a tree.sh of another patches/ (a run from another checkout with
+# the same CACHE) refuses to apply under it instead of changing what it
+# builds and tests.  Called right after tree.sh by the runs that build from
+# the tree: check, bench/scale (bench_kernels), build-each, pkg.
+tree_register() {
+	local users=$TREE/.git/objstock-users
+	mkdir -p "$users" &&
+		echo "$(cut -d' ' -f1 "$TREE/.git/objstock-applied") $(proc_start $$)" > "$users/$$" ||
+		die "cannot record this run in $users"
+}
+
+# proc_start PID: the process's start time (field 22 of /proc/PID/stat, after
+# the command name, which may hold spaces), empty if there is no such process
+proc_start() {
+	sed 's/^.*) //' "/proc/$1/stat" 2> /dev/null | awk '{print $20}'
+}
+
 # bench_kernels: what make and make scale boot, ready: packages, the base
 # source, the tree, the bench tools (start/stop: churn's marker addresses)
 # and both bench kernels (objdir[base], objdir[patched]) built with one
@@ -354,6 +373,7 @@ bench_kernels() {
 	"$TOP/scripts/deps.sh"
 	"$TOP/scripts/fetch.sh"
 	"$TOP/scripts/tree.sh"
+	tree_register
 	# BASE_REV needs the tree: check it now, before the tools and kernel builds
 	base_rev=${BASE_REV:-objstock-base}
 	git -C "$TREE" rev-parse -q --verify "$base_rev^{commit}" > /dev/null ||

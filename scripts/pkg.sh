@@ -39,6 +39,7 @@ esac
 "$TOP/scripts/deps.sh"
 "$TOP/scripts/fetch.sh"
 "$TOP/scripts/tree.sh"
+tree_register
 base_rev=${BASE_REV:-objstock-base}
 git -C "$TREE" rev-parse -q --verify "$base_rev^{commit}" > /dev/null ||
 	die "BASE_REV '$base_rev' is not a commit of $TREE"

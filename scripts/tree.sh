@@ -12,6 +12,8 @@
 # $TREE/.git/objstock-applied is "SUM HEAD": the HEAD that tree.sh or
 # export.sh left, in sync with the patches/ whose sha256 starts with SUM
 # ("failed" after an apply that failed); anything past it is unexported work.
+# $TREE/.git/objstock-users/PID: a run using the tree (lib.sh's tree_register);
+# another series is not applied under a live one.
 . "$(dirname "$0")/lib.sh"
 
 PATCHES=${PATCHES:-$TOP/patches}
@@ -114,6 +116,24 @@ fi
 # last apply or export must be exported (make series) first, or FORCE=1.
 why=$(unexported)
 [ -z "$why" ] || [ "${FORCE:-0}" = 1 ] || die "$TREE has $why"
+
+# Nor change the tree under a run that is building or testing another
+# series from it (tree_register in lib.sh): a check or bench of another
+# checkout with the same CACHE.  Records of runs that are gone are dropped;
+# the caller itself (a run applying again) does not count.
+users=$TREE/.git/objstock-users
+for u in "$users"/*; do
+	[ -f "$u" ] || continue
+	pid=${u##*/}
+	read -r usum ustart < "$u" || true
+	if [ -z "$(proc_start "$pid")" ] || [ "$(proc_start "$pid")" != "$ustart" ]; then
+		rm -f -- "$u"
+		continue
+	fi
+	[ "$pid" != "$PPID" ] && [ "$usum" != "$sum" ] || continue
+	[ "${FORCE:-0}" = 1 ] ||
+		die "$TREE is in use by a run of another patches/ (pid $pid: $(ps -o args= -p "$pid" 2> /dev/null | cut -c1-60)); wait for it, give this run its own CACHE, or FORCE=1"
+done
 
 # From here on the tree is ours: whatever stops the apply (a patch that does
 # not apply, an interrupt) records where it left the tree, so that the next

@@ -262,3 +262,40 @@ check export-no-identity 'no identity: placeholder kept, one warning line' bash 
 	grep -qx "From: Objstock Developers <objstock@localhost>" "$1" &&
 	[ "$(grep -c "export: *warning: no git user.name/user.email" "$2")" = 1 ] &&
 	! grep -q "^objstock: error" "$2"' _ "$p1" "$tmp/noid.err"
+
+# --- no other series under a live run of the tree (tree_register) --------------
+# A run (check, bench, ...) records itself in .git/objstock-users after
+# tree.sh; a tree.sh of another patches/ (another checkout, the same CACHE)
+# must not apply under it.  A stand-in run: a sleeping process recorded
+# with the first series; the second series differs.
+fresh
+patches good p
+PATCHES=$tmp/p tree 2> /dev/null
+mkdir -p "$tmp/p2" && cp "$tmp/good/0001-"*.patch "$tmp/p2/" && (cd "$tmp/p2" && ls 0001-*.patch) > "$tmp/p2/series"
+sleep 300 &
+runpid=$!
+sleep 0.2
+startt=$(sed 's/^.*) //' "/proc/$runpid/stat" | awk '{print $20}')
+mkdir -p "$TREE/.git/objstock-users"
+echo "$(cut -d' ' -f1 "$TREE/.git/objstock-applied") $startt" > "$TREE/.git/objstock-users/$runpid"
+expect tree-in-use "is in use by a run of another patches/ \(pid $runpid: sleep 300\)" \
+	env PATCHES="$tmp/p2" "$TOP/scripts/tree.sh"
+check tree-in-use-kept 'the live run keeps its 2 commits' bash -c '[ "$(git -C "$TREE" rev-list --count objstock-base..HEAD)" = 2 ]'
+check tree-in-use-force 'FORCE=1 applies anyway' bash -c \
+	'FORCE=1 PATCHES="$1" "$2/scripts/tree.sh" 2> /dev/null && [ "$(git -C "$TREE" rev-list --count objstock-base..HEAD)" = 1 ]' _ "$tmp/p2" "$TOP"
+PATCHES=$tmp/p tree 2> /dev/null
+echo "$(cut -d' ' -f1 "$TREE/.git/objstock-applied") $startt" > "$TREE/.git/objstock-users/$runpid"
+# the same series under it: nothing to apply, so no refusal
+check tree-in-use-same 'the same patches/ is up to date under the run' \
+	bash -c 'PATCHES="$1" "$2/scripts/tree.sh" 2>&1 | grep -q "tree up to date"' _ "$tmp/p" "$TOP"
+# a record whose pid now names another process (another start time) is stale
+echo "$(cut -d' ' -f1 "$TREE/.git/objstock-applied") 1" > "$TREE/.git/objstock-users/$runpid"
+check tree-in-use-reused-pid 'a reused pid does not block, and its record goes' bash -c \
+	'PATCHES="$1" "$2/scripts/tree.sh" 2> /dev/null && [ "$(git -C "$TREE" rev-list --count objstock-base..HEAD)" = 1 ] &&
+	 [ ! -e "$3/.git/objstock-users/$4" ]' _ "$tmp/p2" "$TOP" "$TREE" "$runpid"
+# and once the run is gone, its record is dropped and the series applies
+PATCHES=$tmp/p tree 2> /dev/null
+echo "$(cut -d' ' -f1 "$TREE/.git/objstock-applied") $startt" > "$TREE/.git/objstock-users/$runpid"
+kill "$runpid" && wait "$runpid" 2> /dev/null
+check tree-in-use-gone 'a finished run does not block' bash -c \
+	'PATCHES="$1" "$2/scripts/tree.sh" 2> /dev/null && [ "$(git -C "$TREE" rev-list --count objstock-base..HEAD)" = 1 ]' _ "$tmp/p2" "$TOP"
