@@ -344,8 +344,9 @@ bench_build() {
 	git -C "$src" checkout -q -f HEAD -- mm/Makefile
 }
 
-# tree_register: record this run (its pid and start time, and the series
-# $TREE now holds, from tree.sh's stamp) as a user of $TREE until it exits,
+# tree_register: record this run (its pid and start time, the series $TREE
+# now holds from tree.sh's stamp, DEB_VERSION and this checkout) as a user
+# of $TREE until it exits,
 # so that a tree.sh of another patches/ (a run from another checkout with
 # the same CACHE) refuses to apply under it instead of changing what it
 # builds and tests.  Called right after tree.sh by the runs that build from
@@ -353,7 +354,8 @@ bench_build() {
 tree_register() {
 	local users=$TREE/.git/objstock-users
 	mkdir -p "$users" &&
-		echo "$(cut -d' ' -f1 "$TREE/.git/objstock-applied") $(proc_start $$)" > "$users/$$" ||
+		echo "$(cut -d' ' -f1 "$TREE/.git/objstock-applied") $(proc_start $$) $DEB_VERSION $TOP" > "$users/.$$" &&
+		mv -f "$users/.$$" "$users/$$" ||
 		die "cannot record this run in $users"
 }
 

@@ -63,6 +63,34 @@ base_version() {
 	git_q log -1 --format=%s objstock-base | sed -n 's/.*(Debian linux-source-[^ ]* \([^ )]*\))$/\1/p'
 }
 
+# Never change the tree under a run that is building or testing from it
+# (lib.sh's tree_register records it: series sum, start time, DEB_VERSION,
+# checkout) a series or base other than this one: a check or bench of
+# another checkout with the same CACHE.  Records of runs that are gone are
+# dropped; the caller itself (a run applying again) does not count.  The
+# base tree (--base) only needs the same DEB_VERSION.
+in_use() {
+	local u pid usum ustart uver utop
+	for u in "$TREE/.git/objstock-users"/*; do
+		[ -f "$u" ] || continue
+		pid=${u##*/}
+		usum= ustart= uver= utop=
+		read -r usum ustart uver utop < "$u" || true
+		if [ -z "$ustart" ] || [ "$(proc_start "$pid")" != "$ustart" ]; then
+			rm -f -- "$u"
+			continue
+		fi
+		[ "$pid" != "$PPID" ] || continue
+		[ "$uver" != "$DEB_VERSION" ] || { [ "$mode" != --base ] && [ "$usum" != "$sum" ]; } || continue
+		if [ "${FORCE:-0}" = 1 ]; then
+			log tree "FORCE=1: changing the tree under pid $pid ($utop)"
+			continue
+		fi
+		die "$TREE is in use by a run of another series (pid $pid: $(tr '\0' ' ' < "/proc/$pid/cmdline" 2> /dev/null | cut -c1-60 | sed 's/ *$//'), from $utop, DEB_VERSION=$uver); wait for it, give this run its own CACHE, or FORCE=1"
+	done
+}
+[ ! -d "$TREE/.git" ] || in_use
+
 if git_q rev-parse -q --verify objstock-base > /dev/null 2>&1; then
 	have=$(base_version)
 	if [ -n "$have" ] && [ "$have" != "$DEB_VERSION" ]; then
@@ -116,24 +144,6 @@ fi
 # last apply or export must be exported (make series) first, or FORCE=1.
 why=$(unexported)
 [ -z "$why" ] || [ "${FORCE:-0}" = 1 ] || die "$TREE has $why"
-
-# Nor change the tree under a run that is building or testing another
-# series from it (tree_register in lib.sh): a check or bench of another
-# checkout with the same CACHE.  Records of runs that are gone are dropped;
-# the caller itself (a run applying again) does not count.
-users=$TREE/.git/objstock-users
-for u in "$users"/*; do
-	[ -f "$u" ] || continue
-	pid=${u##*/}
-	read -r usum ustart < "$u" || true
-	if [ -z "$(proc_start "$pid")" ] || [ "$(proc_start "$pid")" != "$ustart" ]; then
-		rm -f -- "$u"
-		continue
-	fi
-	[ "$pid" != "$PPID" ] && [ "$usum" != "$sum" ] || continue
-	[ "${FORCE:-0}" = 1 ] ||
-		die "$TREE is in use by a run of another patches/ (pid $pid: $(ps -o args= -p "$pid" 2> /dev/null | cut -c1-60)); wait for it, give this run its own CACHE, or FORCE=1"
-done
 
 # From here on the tree is ours: whatever stops the apply (a patch that does
 # not apply, an interrupt) records where it left the tree, so that the next

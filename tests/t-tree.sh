@@ -265,37 +265,50 @@ check export-no-identity 'no identity: placeholder kept, one warning line' bash 
 
 # --- no other series under a live run of the tree (tree_register) --------------
 # A run (check, bench, ...) records itself in .git/objstock-users after
-# tree.sh; a tree.sh of another patches/ (another checkout, the same CACHE)
-# must not apply under it.  A stand-in run: a sleeping process recorded
-# with the first series; the second series differs.
+# tree.sh; a tree.sh of another patches/ or DEB_VERSION (another checkout,
+# the same CACHE) must not change the tree under it.  A stand-in run:
+# lib.sh's tree_register, then sleep, with the first series.
+standin() {
+	# not on the harness's stdout/stderr: a test that stops early must not
+	# leave it holding them open
+	bash -c '. "$1/scripts/lib.sh" && tree_register && exec sleep 300' _ "$TOP" > /dev/null 2>&1 &
+	runpid=$!
+	for _ in $(seq 50); do [ -f "$TREE/.git/objstock-users/$runpid" ] && break; sleep 0.1; done
+}
 fresh
 patches good p
 PATCHES=$tmp/p tree 2> /dev/null
 mkdir -p "$tmp/p2" && cp "$tmp/good/0001-"*.patch "$tmp/p2/" && (cd "$tmp/p2" && ls 0001-*.patch) > "$tmp/p2/series"
-sleep 300 &
-runpid=$!
-sleep 0.2
-startt=$(sed 's/^.*) //' "/proc/$runpid/stat" | awk '{print $20}')
-mkdir -p "$TREE/.git/objstock-users"
-echo "$(cut -d' ' -f1 "$TREE/.git/objstock-applied") $startt" > "$TREE/.git/objstock-users/$runpid"
-expect tree-in-use "is in use by a run of another patches/ \(pid $runpid: sleep 300\)" \
+standin
+expect tree-in-use "is in use by a run of another series \(pid $runpid: sleep 300, from $TOP, DEB_VERSION=7\.3\.4-1~bpo13\+1\)" \
 	env PATCHES="$tmp/p2" "$TOP/scripts/tree.sh"
 check tree-in-use-kept 'the live run keeps its 2 commits' bash -c '[ "$(git -C "$TREE" rev-list --count objstock-base..HEAD)" = 2 ]'
-check tree-in-use-force 'FORCE=1 applies anyway' bash -c \
-	'FORCE=1 PATCHES="$1" "$2/scripts/tree.sh" 2> /dev/null && [ "$(git -C "$TREE" rev-list --count objstock-base..HEAD)" = 1 ]' _ "$tmp/p2" "$TOP"
-PATCHES=$tmp/p tree 2> /dev/null
-echo "$(cut -d' ' -f1 "$TREE/.git/objstock-applied") $startt" > "$TREE/.git/objstock-users/$runpid"
-# the same series under it: nothing to apply, so no refusal
+# another base would make the tree again (rm -rf): refused too
+expect tree-in-use-version "is in use by a run of another series \(pid $runpid: .*DEB_VERSION=7\.3\.4-1~bpo13\+1\)" \
+	env DEB_VERSION="$V2" PATCHES="$tmp/p" "$TOP/scripts/tree.sh"
+check tree-in-use-version-kept 'the live run keeps its base' bash -c \
+	'git -C "$TREE" log -1 --format=%s objstock-base | grep -qF "$1"' _ "$V1"
+# the same series, and the base tree of the same DEB_VERSION, under it: fine
 check tree-in-use-same 'the same patches/ is up to date under the run' \
 	bash -c 'PATCHES="$1" "$2/scripts/tree.sh" 2>&1 | grep -q "tree up to date"' _ "$tmp/p" "$TOP"
+check tree-in-use-base 'tree.sh --base of the same DEB_VERSION under the run' \
+	bash -c 'PATCHES="$1" "$2/scripts/tree.sh" --base 2> /dev/null' _ "$tmp/p" "$TOP"
+check tree-in-use-force 'FORCE=1 applies anyway, saying under which run' bash -c \
+	'FORCE=1 PATCHES="$1" "$2/scripts/tree.sh" > "$4" 2>&1 && grep -q "FORCE=1: changing the tree under pid $3" "$4" &&
+	 [ "$(git -C "$TREE" rev-list --count objstock-base..HEAD)" = 1 ]' _ "$tmp/p2" "$TOP" "$runpid" "$tmp/force.out"
+PATCHES=$tmp/p tree 2> /dev/null
 # a record whose pid now names another process (another start time) is stale
-echo "$(cut -d' ' -f1 "$TREE/.git/objstock-applied") 1" > "$TREE/.git/objstock-users/$runpid"
+s0= v0= t0=
+read -r s0 _ v0 t0 < "$TREE/.git/objstock-users/$runpid" 2> /dev/null || true
+echo "$s0 1 $v0 $t0" > "$TREE/.git/objstock-users/$runpid"
 check tree-in-use-reused-pid 'a reused pid does not block, and its record goes' bash -c \
 	'PATCHES="$1" "$2/scripts/tree.sh" 2> /dev/null && [ "$(git -C "$TREE" rev-list --count objstock-base..HEAD)" = 1 ] &&
 	 [ ! -e "$3/.git/objstock-users/$4" ]' _ "$tmp/p2" "$TOP" "$TREE" "$runpid"
+kill "$runpid" && wait "$runpid" 2> /dev/null
 # and once the run is gone, its record is dropped and the series applies
 PATCHES=$tmp/p tree 2> /dev/null
-echo "$(cut -d' ' -f1 "$TREE/.git/objstock-applied") $startt" > "$TREE/.git/objstock-users/$runpid"
+standin
 kill "$runpid" && wait "$runpid" 2> /dev/null
 check tree-in-use-gone 'a finished run does not block' bash -c \
-	'PATCHES="$1" "$2/scripts/tree.sh" 2> /dev/null && [ "$(git -C "$TREE" rev-list --count objstock-base..HEAD)" = 1 ]' _ "$tmp/p2" "$TOP"
+	'PATCHES="$1" "$2/scripts/tree.sh" 2> /dev/null && [ "$(git -C "$TREE" rev-list --count objstock-base..HEAD)" = 1 ] &&
+	 [ -z "$(ls "$3/.git/objstock-users")" ]' _ "$tmp/p2" "$TOP" "$TREE"
