@@ -89,7 +89,15 @@ in_use() {
 		die "$TREE is in use by a run of another series (pid $pid: $(tr '\0' ' ' < "/proc/$pid/cmdline" 2> /dev/null | cut -c1-60 | sed 's/ *$//'), from $utop, DEB_VERSION=$uver); wait for it, give this run its own CACHE, or FORCE=1"
 	done
 }
-[ ! -d "$TREE/.git" ] || in_use
+# whether the tree already holds this series (as tree.sh or export.sh left it)
+up_to_date() {
+	[ -f "$stamp" ] && [ "$(cut -d' ' -f1 "$stamp")" = "$sum" ] &&
+		[ "$(git_q rev-parse HEAD)" = "$(cut -d' ' -f2 "$stamp")" ]
+}
+# a tree that stays as it is changes nothing under anyone
+if [ -d "$TREE/.git" ] && { [ "$mode" = --base ] || [ "$(base_version)" != "$DEB_VERSION" ] || ! up_to_date; }; then
+	in_use
+fi
 
 if git_q rev-parse -q --verify objstock-base > /dev/null 2>&1; then
 	have=$(base_version)
@@ -134,8 +142,7 @@ if [ "$mode" = --base ]; then
 	exit 0
 fi
 
-if [ -f "$stamp" ] && [ "$(cut -d' ' -f1 "$stamp")" = "$sum" ] &&
-	[ "$(git_q rev-parse HEAD)" = "$(cut -d' ' -f2 "$stamp")" ]; then
+if up_to_date; then
 	log apply "series unchanged (${#series[@]} patches), tree up to date"
 	exit 0
 fi

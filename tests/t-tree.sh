@@ -304,7 +304,16 @@ echo "$s0 1 $v0 $t0" > "$TREE/.git/objstock-users/$runpid"
 check tree-in-use-reused-pid 'a reused pid does not block, and its record goes' bash -c \
 	'PATCHES="$1" "$2/scripts/tree.sh" 2> /dev/null && [ "$(git -C "$TREE" rev-list --count objstock-base..HEAD)" = 1 ] &&
 	 [ ! -e "$3/.git/objstock-users/$4" ]' _ "$tmp/p2" "$TOP" "$TREE" "$runpid"
-kill "$runpid" && wait "$runpid" 2> /dev/null
+# a commit in the tree exported while the run goes on: the tree is up to
+# date with the new patches/, so tree.sh has nothing to change and says so
+PATCHES=$tmp/p tree 2> /dev/null
+standin2=$runpid
+standin
+commit_in_tree '/* objstock harness export under a run */' 'memcg: harness export under a run'
+PATCHES=$tmp/p export_ 2> /dev/null
+check tree-in-use-exported 'after make series under a run, its own tree is up to date' \
+	bash -c 'PATCHES="$1" "$2/scripts/tree.sh" 2>&1 | grep -q "tree up to date"' _ "$tmp/p" "$TOP"
+kill "$runpid" "$standin2" && wait "$runpid" "$standin2" 2> /dev/null
 # and once the run is gone, its record is dropped and the series applies
 PATCHES=$tmp/p tree 2> /dev/null
 standin
