@@ -54,8 +54,8 @@ def numbers(res, rel):
     L.append('half-width of its 95% interval, * Welch p < 0.05, ** p < 0.01.')
     L.append('hackbench is scaled down for emulation (parameters in the report):')
     L.append('')
-    L.append('%-22s %11s %11s %19s' % ('', '--- root --', '-- memcg --', '------- tax -------'))
-    L.append('%-22s %5s %5s %5s %5s %9s %9s %9s' % ('workload', 'base', 'patch', 'base', 'patch',
+    L.append('%-25s %11s %11s %19s' % ('', '--- root --', '-- memcg --', '------- tax -------'))
+    L.append('%-25s %5s %5s %5s %5s %9s %9s %9s' % ('workload', 'base', 'patch', 'base', 'patch',
                                                     'base', 'patched', 'cut'))
     for w, rb, rp, mb, mp, tb, tp in rows(res):
         cut, hw = cut_interval(tb, tp)
@@ -64,8 +64,8 @@ def numbers(res, rel):
         # no tax to cut, or a cut interval that says nothing (stats.no_cut)
         cell = 'n/a' if no_cut(tb, tp) else \
             '%.0f%%' % cut + ('±%.0f' % hw if hw is not None else '') + mark
-        L.append('%-22s %s %s %s %s %9s %9s %9s' % (
-            w[:22], short(mean(list(rb.values()))), short(mean(list(rp.values()))),
+        L.append('%-25s %s %s %s %s %9s %9s %9s' % (
+            w[:25], short(mean(list(rb.values()))), short(mean(list(rp.values()))),
             short(mean(list(mb.values()))), short(mean(list(mp.values()))),
             '%.0f±%.0f' % (mean(tb), sd(tb)), '%.0f±%.0f' % (mean(tp), sd(tp)), cell))
     L.append('')
@@ -89,8 +89,8 @@ def floor_lines(res):
         'Over the floor, the patched kernel booted with cgroup.memory=nokmem (alternated with '
         'both in every repetition): kernel / floor - 1, and how much of 7.3\'s memcg cost over '
         'the floor the series removes:', 72) + ['',
-         '%-22s %13s %13s %9s' % ('', '---- root ---', '--- memcg ---', 'memcg'),
-         '%-22s %6s %6s %6s %6s %9s' % ('workload', 'base', 'patch', 'base', 'patch', 'cost cut')]
+         '%-25s %13s %13s %9s' % ('', '---- root ---', '--- memcg ---', 'memcg'),
+         '%-25s %6s %6s %6s %6s %9s' % ('workload', 'base', 'patch', 'base', 'patch', 'cost cut')]
     for w in bench.workloads(res):
         f = {cg: bench.cell(res, 'nokmem', w, cg, key) for cg in bench.CGROUPS}
         if not all(f.values()):
@@ -105,8 +105,8 @@ def floor_lines(res):
         cost = mean(bench.cell(res, 'base', w, 'memcg', key)) - mean(f['memcg'])
         cut = (1 - (mean(bench.cell(res, 'patched', w, 'memcg', key)) - mean(f['memcg'])) / cost) * 100 \
             if cost > 0 else None
-        L.append('%-22s %5.0f%% %5.0f%% %5.0f%% %5.0f%% %9s' % (
-            w[:22], over['base', 'root'], over['patched', 'root'], over['base', 'memcg'],
+        L.append('%-25s %5.0f%% %5.0f%% %5.0f%% %5.0f%% %9s' % (
+            w[:25], over['base', 'root'], over['patched', 'root'], over['base', 'memcg'],
             over['patched', 'memcg'], '%.0f%%' % cut if cut is not None else 'n/a'))
     return L
 
@@ -129,8 +129,8 @@ def traffic_lines(res):
         'Memory traffic per op, modeled (one boot of each kernel with the plugin\'s cache model: '
         + model[0] + ' guest physical line): the memcg tax (memcg - root) in cross-vCPU transfers '
         'and LLC misses per op, and in a modeled ' + model[1] + ' transfer:', 72) + ['',
-         '%-22s %13s %13s %17s' % ('', '-- xfer tax -', '-- LLC tax --', '--- cost tax ---'),
-         '%-22s %6s %6s %6s %6s %6s %6s %4s' % ('workload', 'base', 'patch', 'base', 'patch',
+         '%-25s %13s %13s %17s' % ('', '-- xfer tax -', '-- LLC tax --', '--- cost tax ---'),
+         '%-25s %6s %6s %6s %6s %6s %6s %4s' % ('workload', 'base', 'patch', 'base', 'patch',
                                                  'base', 'patch', 'cut')]
     for w in sorted({k[1] for k in rows}, key=natural):
         c = {(k, cg): rows.get((k, w, cg)) for k in bench.AB for cg in bench.CGROUPS}
@@ -139,8 +139,8 @@ def traffic_lines(res):
         tax = {(k, key): c[k, 'memcg'][key + '_per_op'] - c[k, 'root'][key + '_per_op']
                for k in bench.AB for key in ('xfer', 'llc_miss', 'cost')}
         cut = (1 - tax['patched', 'cost'] / tax['base', 'cost']) * 100 if tax['base', 'cost'] > 0 else None
-        L.append('%-22s %6.2f %6.2f %6.2f %6.2f %6.0f %6.0f %4s' % (
-            w[:22], tax['base', 'xfer'], tax['patched', 'xfer'], tax['base', 'llc_miss'],
+        L.append('%-25s %6.2f %6.2f %6.2f %6.2f %6.0f %6.0f %4s' % (
+            w[:25], tax['base', 'xfer'], tax['patched', 'xfer'], tax['base', 'llc_miss'],
             tax['patched', 'llc_miss'], tax['base', 'cost'], tax['patched', 'cost'],
             '%.0f%%' % cut if cut is not None else 'n/a'))
     return L
