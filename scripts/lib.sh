@@ -348,8 +348,9 @@ bench_build() {
 # now holds from tree.sh's stamp, DEB_VERSION and this checkout) as a user
 # of $TREE until it exits, so that a tree.sh of another patches/ or
 # DEB_VERSION (a run from another checkout with the same CACHE) refuses to
-# change the tree under it instead of changing what it builds and tests.  Called right after tree.sh by the runs that build from
-# the tree: check, bench/scale (bench_kernels), build-each, pkg.
+# change the tree under it instead of changing what it builds and tests.
+# Called right after tree.sh by the runs that build from the tree: check,
+# bench/scale (bench_kernels), build-each, pkg.
 tree_register() {
 	local users=$TREE/.git/objstock-users
 	mkdir -p "$users" &&

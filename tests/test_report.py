@@ -56,6 +56,17 @@ class Committed(unittest.TestCase):
         lines = cover.numbers(res, run)
         self.assertEqual(cover.replace(text, lines, run), text)
 
+    def test_cover_names_whole(self):
+        """every workload's row starts with its whole name (a 22-wide column
+        once printed hackbench-pin-proc-s100 as hackbench-pin-proc-s10)"""
+        res = bench.load(os.path.join(TOP, named_run(), 'results.json'))
+        lines = cover.numbers(res, 'x')
+        for w in bench.workloads(res):
+            self.assertTrue(any(ln.startswith(w + ' ') for ln in lines), w)
+        with open(os.path.join(TOP, 'bench', 'workloads')) as f:
+            names = [ln.split()[0] for ln in f if ln.strip() and not ln.startswith('#')]
+        self.assertLessEqual(max(map(len, names)), 25, 'a name wider than the column: widen it')
+
     def test_cover_numbers_checked_subset(self):
         res = bench.load(os.path.join(FINAL, 'results.json'))
         rows = {r[0]: r for r in cover.rows(res)}

@@ -65,7 +65,7 @@ def numbers(res, rel):
         cell = 'n/a' if no_cut(tb, tp) else \
             '%.0f%%' % cut + ('±%.0f' % hw if hw is not None else '') + mark
         L.append('%-25s %s %s %s %s %9s %9s %9s' % (
-            w[:25], short(mean(list(rb.values()))), short(mean(list(rp.values()))),
+            w, short(mean(list(rb.values()))), short(mean(list(rp.values()))),
             short(mean(list(mb.values()))), short(mean(list(mp.values()))),
             '%.0f±%.0f' % (mean(tb), sd(tb)), '%.0f±%.0f' % (mean(tp), sd(tp)), cell))
     L.append('')
@@ -106,7 +106,7 @@ def floor_lines(res):
         cut = (1 - (mean(bench.cell(res, 'patched', w, 'memcg', key)) - mean(f['memcg'])) / cost) * 100 \
             if cost > 0 else None
         L.append('%-25s %5.0f%% %5.0f%% %5.0f%% %5.0f%% %9s' % (
-            w[:25], over['base', 'root'], over['patched', 'root'], over['base', 'memcg'],
+            w, over['base', 'root'], over['patched', 'root'], over['base', 'memcg'],
             over['patched', 'memcg'], '%.0f%%' % cut if cut is not None else 'n/a'))
     return L
 
@@ -140,7 +140,7 @@ def traffic_lines(res):
                for k in bench.AB for key in ('xfer', 'llc_miss', 'cost')}
         cut = (1 - tax['patched', 'cost'] / tax['base', 'cost']) * 100 if tax['base', 'cost'] > 0 else None
         L.append('%-25s %6.2f %6.2f %6.2f %6.2f %6.0f %6.0f %4s' % (
-            w[:25], tax['base', 'xfer'], tax['patched', 'xfer'], tax['base', 'llc_miss'],
+            w, tax['base', 'xfer'], tax['patched', 'xfer'], tax['base', 'llc_miss'],
             tax['patched', 'llc_miss'], tax['base', 'cost'], tax['patched', 'cost'],
             '%.0f%%' % cut if cut is not None else 'n/a'))
     return L
