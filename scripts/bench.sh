@@ -42,7 +42,7 @@ REPEAT=$((10#${REPEAT:-3}))
 # periods (tmpfs xattrs are freed by call_rcu()), io_uring's ring exit work,
 # or whose tax is small next to the op (mmap): two runs of the same kernels
 # disagreed on their cuts by 5-22 points with one window per boot
-read -ra repeat_globs <<< "${REPEAT_WORKLOADS-hackbench-*-s100 xattr-* mmap uring-*}"
+read -ra repeat_globs <<< "${REPEAT_WORKLOADS-hackbench-*-s100 hackbench-*-s100000 xattr-* mmap uring-*}"
 # the kernels booted in each repetition, in this order: nokmem is the patched
 # kernel without kmem accounting (cgroup.memory=nokmem), the floor
 kernels=(base patched)
@@ -93,7 +93,7 @@ set +f
 # churn -p splits a single-process loop in PHASES parts: its ITERS must be a
 # multiple (said now, not by the guest after the kernels are built)
 for w in "${names[@]}" "${traffic_names[@]}"; do
-	it=$(awk -v n="$w" '$1 == n { i = 4; while ($i ~ /^-/) i++
+	it=$(awk -v n="$w" '$1 == n { i = 4; while ($i ~ /^-/) i += $i ~ /^-[cpgw]$/ ? 2 : 1
 		m = $i; if (m == "pipe" || m == "xattr" || m == "uring" || m == "mmap2") print $(i + 2)
 		else if (m == "mmap") print $(i + 1); else if (m == "slab") print $(i + 3) }' "$wl")
 	[ -z "$it" ] || [ $((it % PHASES)) = 0 ] ||

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # t-churn: churn's gang (-g: W workers in one window, as `make scale` runs
-# them), yield (-y), the uring and mmap2 modes, and their bad input, run in
-# userspace on this host (no bench kernel: no -s, -p or slab here).
+# them), yield (-y), the warm-up cgroup (-w), the uring and mmap2 modes, and
+# their bad input, run in userspace on this host (no bench kernel: no -s, -p
+# or slab here).
 . "$(dirname "$0")/lib.sh"
 
 churn=$tmp/churn
@@ -37,7 +38,21 @@ check churn-gang-bad-cgroup 'a -c directory that is not a cgroup: non-zero, "can
 rc=0
 "$churn" -g 2 -p 4 pipe 1 16 > /dev/null 2> "$tmp/gp.err" || rc=$?
 check churn-gang-no-phases '-g with -p 4: refused in one line' \
-	bash -c '[ "$1" != 0 ] && grep -qx "churn: error: -g does not go with -p > 1, -d or -e" "$2"' _ "$rc" "$tmp/gp.err"
+	bash -c '[ "$1" != 0 ] && grep -qx "churn: error: -g does not go with -p > 1, -d, -e or -w" "$2"' _ "$rc" "$tmp/gp.err"
+
+# -w: the warm-up in WARM_DIR's cgroup, the window in -c's (plain
+# directories stand in for cgroups: churn writes its pid to DIR/cgroup.procs)
+mkdir -p "$tmp/warm" "$tmp/win"
+"$churn" -c "$tmp/win" -w "$tmp/warm" run -- sh -c \
+	'if [ -e "$1/cgroup.procs" ]; then echo window; else echo warm-up; fi >> "$2"' _ "$tmp/win" "$tmp/wlog" \
+	> /dev/null 2> "$tmp/w.err"
+check churn-warm-cgroup 'churn -c WIN -w WARM run: the warm-up runs before churn joins WIN, the window after; both cgroup.procs hold its pid' \
+	bash -c '[ "$(cat "$1")" = "$(printf "warm-up\nwindow")" ] && [ -s "$2/cgroup.procs" ] && cmp -s "$2/cgroup.procs" "$3/cgroup.procs"' \
+	_ "$tmp/wlog" "$tmp/warm" "$tmp/win"
+rc=0
+"$churn" -g 2 -w "$tmp/warm" pipe 1 10 > /dev/null 2> "$tmp/gw.err" || rc=$?
+check churn-gang-no-warm '-g with -w: refused in one line' \
+	bash -c '[ "$1" != 0 ] && grep -qx "churn: error: -g does not go with -p > 1, -d, -e or -w" "$2"' _ "$rc" "$tmp/gw.err"
 
 # uring: DEPTH NOPs per ring, iters= is DEPTH * ITERS
 out=$("$churn" uring 16 5 2> "$tmp/uring.err")

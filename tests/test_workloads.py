@@ -21,10 +21,16 @@ def rows(path, ncols):
     return out
 
 
+def after_options(args):
+    """churn's arguments after its options (-c, -p, -g and -w take a value)"""
+    while args and args[0].startswith('-'):
+        args = args[2:] if args[0] in ('-c', '-p', '-g', '-w') else args[1:]
+    return args
+
+
 def loop_iters(args):
     """ITERS of a loop mode's arguments (after churn options), else None"""
-    while args and args[0].startswith('-'):
-        args = args[1:]
+    args = after_options(args)
     mode, a = args[0], args[1:]
     return {'pipe': lambda: a[1], 'xattr': lambda: a[1], 'mmap': lambda: a[0],
             'mmap2': lambda: a[0], 'slab': lambda: a[2], 'uring': lambda: a[1]}.get(mode, lambda: None)()
@@ -32,8 +38,7 @@ def loop_iters(args):
 
 def xattr_burst(args):
     """BURST of an xattr row (churn xattr BYTES ITERS DIR BURST), else None"""
-    while args and args[0].startswith('-'):
-        args = args[1:]
+    args = after_options(args)
     return args[4] if args[0] == 'xattr' and len(args) > 4 else None
 
 
@@ -47,7 +52,7 @@ class Workloads(unittest.TestCase):
             # QUICK (bench/workloads' first column) may be x: only when named
             self.assertTrue(all(c.isdigit() or (i == 0 and ncols == 3 and c == 'x')
                                 for i, c in enumerate(cols)), '%s: %s: %s' % (path, name, cols))
-            mode = next(a for a in args if not a.startswith('-'))
+            mode = after_options(args)[0]
             self.assertIn(mode, MODES, '%s: %s: unknown churn mode %s' % (path, name, mode))
             it = loop_iters(args)
             if phases_apply and it is not None:

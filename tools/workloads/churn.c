@@ -30,6 +30,20 @@
  * -c CGROUP_DIR: first move this process into CGROUP_DIR (writes its pid to
  * CGROUP_DIR/cgroup.procs); absent or empty: stay in the current cgroup.
  *
+ * -w WARM_DIR: warm up in cgroup WARM_DIR, then move to -c's cgroup (without
+ * -c: the one churn started in, /sys/fs/cgroup and /proc/self/cgroup's
+ * "0::" path) right before the window opens.  What it is for: the root
+ * cgroup's windows of the mmap row were bimodal.  Root's loop recycles one
+ * vm_area_struct from the top of CPU 0's sheaf, and whether that object's
+ * slab has an obj_exts vector (which only a memcg allocation creates) decided
+ * whether each munmap ran the memcg free hook: 53 instructions per op
+ * (kprof, patched kernel), the same state for most windows of a boot, so
+ * root's cost, and with it the memcg tax, took a level per boot.  Warmed up
+ * in a memcg, the object root recycles was charged once and its slab has the
+ * vector: every root window runs the free hook, as root does on a host where
+ * memcgs allocate from the same caches (guest/bench.sh runs memcg before
+ * root for the same reason).
+ *
  * -p PHASES (default 1; ITERS must be a multiple): run the measured loop in
  * PHASES equal parts, part k with k * PAGE_SIZE / PHASES bytes held charged
  * to the memcg by the bench kernel's /sys/kernel/debug/objstock_phase
@@ -387,12 +401,18 @@ static void op_done(void)
 		sched_yield();
 }
 
+static void join_cgroup(const char *dir);
+static const char *warm_cgroup;		/* -w */
+static char window_cgroup[4200];	/* -c's, or the one churn started in */
+
 static void window_open(void)
 {
 	if (gang_worker) {
 		gang_meet(gang_ready, gang_go);
 		return;
 	}
+	if (warm_cgroup && strcmp(warm_cgroup, window_cgroup))
+		join_cgroup(window_cgroup);
 	settle();
 	drain_stocks();
 	bench_start();
@@ -441,6 +461,32 @@ static void join_cgroup(const char *dir)
 	f = fopen(path, "w");
 	if (!f || fprintf(f, "%d\n", getpid()) < 0 || fclose(f))
 		die("cannot join cgroup %s: %s", dir, strerror(errno));
+}
+
+/*
+ * -w: the window's cgroup is -c's or, without -c, the one churn started in
+ * (cgroup v2's "0::PATH" line of /proc/self/cgroup, under /sys/fs/cgroup)
+ */
+static void start_cgroup(const char *dir)
+{
+	char line[4096];
+	FILE *f;
+
+	if (dir && *dir) {
+		snprintf(window_cgroup, sizeof(window_cgroup), "%s", dir);
+		return;
+	}
+	f = fopen("/proc/self/cgroup", "r");
+	if (!f)
+		die("cannot read /proc/self/cgroup: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3))
+			break;
+	fclose(f);
+	if (strncmp(line, "0::", 3))
+		die("-w: no cgroup v2 line in /proc/self/cgroup");
+	line[strcspn(line, "\n")] = 0;
+	snprintf(window_cgroup, sizeof(window_cgroup), "/sys/fs/cgroup%s", line + 3);
 }
 
 /* pipe: resize one pipe between npages and 1 page; returns the big size */
@@ -941,7 +987,7 @@ int main(int argc, char **argv)
 	no_aslr(argv);
 
 	opterr = 0;
-	while ((opt = getopt(argc, argv, "+c:p:sdeg:y")) != -1) {
+	while ((opt = getopt(argc, argv, "+c:p:sdeg:yw:")) != -1) {
 		if (opt == 'c')
 			cgroup = optarg;
 		else if (opt == 'g')
@@ -956,24 +1002,31 @@ int main(int argc, char **argv)
 			perf_on = 1;
 		else if (opt == 'p')
 			phases = number("PHASES", optarg);
+		else if (opt == 'w')
+			warm_cgroup = optarg;
 		else
-			die("usage: churn [-c CGROUP_DIR] [-p PHASES] [-s] [-d] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab|uring ...");
+			die("usage: churn [-c CGROUP_DIR] [-w WARM_DIR] [-p PHASES] [-s] [-d] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab|uring ...");
 	}
 	if (phases > MAX_PHASES)
 		die("-p %lu: at most %d phases", phases, MAX_PHASES);
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)
-		die("usage: churn [-c CGROUP_DIR] [-p PHASES] [-s] [-d] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab|uring ...");
+		die("usage: churn [-c CGROUP_DIR] [-w WARM_DIR] [-p PHASES] [-s] [-d] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab|uring ...");
 	if (gang) {
-		if (phases > 1 || perf_on || drain_first)
-			die("-g does not go with -p > 1, -d or -e");
+		if (phases > 1 || perf_on || drain_first || warm_cgroup)
+			die("-g does not go with -p > 1, -d, -e or -w");
 		run_gang(cgroup, argc, argv);
 		return 0;
 	}
 	if (perf_on)
 		perf_open();
-	join_cgroup(cgroup);
+	if (warm_cgroup) {
+		start_cgroup(cgroup);
+		join_cgroup(warm_cgroup);
+	} else {
+		join_cgroup(cgroup);
+	}
 	if (strcmp(argv[0], "run"))
 		pin_cpu0();
 	dispatch(argc, argv);
