@@ -105,8 +105,9 @@ bench_kernels
 run=${RUN:-$CACHE/runs/bench-$(date +%Y%m%d-%H%M%S)}
 mkdir -p -- "$run"
 FAIL_RMDIR+=("$run")
-# RUN=a stopped run resumes it (same kernels, ICOUNT, PHASES, REPEAT, CPUS
-# and workloads): finished boots are kept, an unfinished one is run again
+# RUN=a stopped run resumes it (same kernels, ICOUNT, PHASES, REPEAT, CPUS,
+# workloads and bench/workloads file): finished boots are kept, an
+# unfinished one is run again
 {
 	bench_meta
 	echo "repetitions $R"
@@ -117,8 +118,11 @@ FAIL_RMDIR+=("$run")
 	echo "repeat $REPEAT ${repeat_names[*]}"
 	echo "cpus ${CPUS:-2}"
 	echo "workloads ${names[*]}"
+	# what a row runs and what its "per op" divides by (OPS): a resume must
+	# not mix windows of another version of the file
+	echo "workloads_sha256 $(sha256sum < "$wl" | cut -c1-16)"
 } > "$run/meta.new"
-meta_write "$run" "$run/meta.new" kernel_version config_sha256 series_sha256 icount phases repeat cpus workloads
+meta_write "$run" "$run/meta.new" kernel_version config_sha256 series_sha256 icount phases repeat cpus workloads workloads_sha256
 
 log bench "$R repetitions x ${#kernels[@]} kernels (${kernels[*]}), ${#names[@]} workloads x {root, memcg}: ${names[*]}"
 

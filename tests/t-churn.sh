@@ -43,12 +43,13 @@ check churn-gang-no-phases '-g with -p 4: refused in one line' \
 # -w: the warm-up in WARM_DIR's cgroup, the window in -c's (plain
 # directories stand in for cgroups: churn writes its pid to DIR/cgroup.procs)
 mkdir -p "$tmp/warm" "$tmp/win"
+rc=0
 "$churn" -c "$tmp/win" -w "$tmp/warm" run -- sh -c \
 	'if [ -e "$1/cgroup.procs" ]; then echo window; else echo warm-up; fi >> "$2"' _ "$tmp/win" "$tmp/wlog" \
-	> /dev/null 2> "$tmp/w.err"
-check churn-warm-cgroup 'churn -c WIN -w WARM run: the warm-up runs before churn joins WIN, the window after; both cgroup.procs hold its pid' \
-	bash -c '[ "$(cat "$1")" = "$(printf "warm-up\nwindow")" ] && [ -s "$2/cgroup.procs" ] && cmp -s "$2/cgroup.procs" "$3/cgroup.procs"' \
-	_ "$tmp/wlog" "$tmp/warm" "$tmp/win"
+	> /dev/null 2> "$tmp/w.err" || rc=$?
+check churn-warm-cgroup 'churn -c WIN -w WARM run: exit 0, the warm-up runs before churn joins WIN, the window after; both cgroup.procs hold its pid' \
+	bash -c '[ "$4" = 0 ] && [ "$(cat "$1")" = "$(printf "warm-up\nwindow")" ] && [ -s "$2/cgroup.procs" ] && cmp -s "$2/cgroup.procs" "$3/cgroup.procs"' \
+	_ "$tmp/wlog" "$tmp/warm" "$tmp/win" "$rc"
 rc=0
 "$churn" -g 2 -w "$tmp/warm" pipe 1 10 > /dev/null 2> "$tmp/gw.err" || rc=$?
 check churn-gang-no-warm '-g with -w: refused in one line' \

@@ -52,3 +52,8 @@ check resume-keeps-union 'a resume with fewer knobs: the larger repetitions, the
 	grep -qx "traffic_cpus 8" "$2/meta.txt" && grep -qx "qemu v2" "$2/meta.txt" &&
 	grep -qx "earlier_qemu v1" "$2/meta.txt" && grep -qx "started 2026-01-01T00:00:00Z" "$2/meta.txt" &&
 	[ "$(grep -c "^resumed " "$2/meta.txt")" = 2 ] && ! grep -q "^finished " "$2/meta.txt"' _ "$TOP" "$knobs" "$tmp/new"
+
+# make's resume keys hold the bench/workloads file's hash: a row whose OPS
+# or arguments changed (mmap's 10000 -> 40000) must not mix its windows
+check resume-bench-workloads-file "scripts/bench.sh writes workloads_sha256 to meta.txt and refuses a resume when it differs" \
+	bash -c 'grep -q "echo \"workloads_sha256 \$(sha256sum < \"\$wl\"" "$1" && grep -q "^meta_write .* workloads_sha256\$" "$1"' _ "$TOP/scripts/bench.sh"

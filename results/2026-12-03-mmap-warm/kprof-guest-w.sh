@@ -1,5 +1,5 @@
 #!/bin/sh
-C=/work/scratch/kpm/churn
+C=/work/cache/tools/churn
 mount | grep -q ' /sys/kernel/debug ' || mount -t debugfs none /sys/kernel/debug
 echo +memory > /sys/fs/cgroup/cgroup.subtree_control
 mkdir -p /sys/fs/cgroup/kp

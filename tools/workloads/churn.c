@@ -8,7 +8,7 @@
  *                                 BURST > 1: BURST files, set on each, remove on each,
  *                                 then wait for RCU (the barrier file of -s), so that
  *                                 every burst's values are freed together (see below)
- *   churn [-c CGROUP_DIR] mmap ITERS            mmap+munmap 128 MiB anonymous
+ *   churn [-c CGROUP_DIR] [-w WARM_DIR] mmap ITERS  mmap+munmap 128 MiB anonymous
  *                                 (will-it-scale's mmap1)
  *   churn [-c CGROUP_DIR] mmap2 ITERS DIR       mmap+munmap 128 MiB of an unlinked file in
  *                                 DIR, MAP_PRIVATE, nothing touched (will-it-scale's mmap2)
@@ -32,17 +32,20 @@
  *
  * -w WARM_DIR: warm up in cgroup WARM_DIR, then move to -c's cgroup (without
  * -c: the one churn started in, /sys/fs/cgroup and /proc/self/cgroup's
- * "0::" path) right before the window opens.  What it is for: the root
- * cgroup's windows of the mmap row were bimodal.  Root's loop recycles one
+ * "0::" path) before the window opens.  What it is for: the root cgroup's
+ * windows of the mmap row were bimodal (kprof, patched kernel: 13520-13550
+ * or 13600-13620 kernel instructions per op).  Root's loop recycles one
  * vm_area_struct from the top of CPU 0's sheaf, and whether that object's
- * slab has an obj_exts vector (which only a memcg allocation creates) decided
- * whether each munmap ran the memcg free hook: 53 instructions per op
- * (kprof, patched kernel), the same state for most windows of a boot, so
- * root's cost, and with it the memcg tax, took a level per boot.  Warmed up
- * in a memcg, the object root recycles was charged once and its slab has the
- * vector: every root window runs the free hook, as root does on a host where
- * memcgs allocate from the same caches (guest/bench.sh runs memcg before
- * root for the same reason).
+ * slab had an obj_exts vector (which only a memcg allocation creates)
+ * decided whether each munmap ran the memcg free hook, 53 instructions per
+ * op; most windows of a boot kept one state, so root's cost, and with it
+ * the memcg tax, took a level per boot.  Warmed up in a memcg, the object
+ * root recycles was charged once and its slab has the vector: every root
+ * window runs the free hook, as root does on a host where memcgs allocate
+ * from the same caches (guest/bench.sh runs memcg before root for the same
+ * reason).  Only for modes whose warm-up frees what it allocated: a pipe
+ * keeps its last buffer array, which the window would then free, uncharging
+ * WARM_DIR's memcg inside root's window.
  *
  * -p PHASES (default 1; ITERS must be a multiple): run the measured loop in
  * PHASES equal parts, part k with k * PAGE_SIZE / PHASES bytes held charged
@@ -104,7 +107,8 @@
  * the window is open, and exit only after it closed (their exit is not in
  * the window); the window's instructions are every worker's.  Only the
  * gang prints a result line.  Not with -p > 1 (the phase file has one
- * holder) or -e.  The scale bench (bench/scale) runs every window this way.
+ * holder), -d, -e or -w.  The scale bench (bench/scale) runs every window
+ * this way.
  *
  * -y: yield the CPU (sched_yield()) after every op, so that workers sharing
  * a CPU take turns op by op (the slab mode: after every write of 16
@@ -405,14 +409,23 @@ static void join_cgroup(const char *dir);
 static const char *warm_cgroup;		/* -w */
 static char window_cgroup[4200];	/* -c's, or the one churn started in */
 
+/*
+ * -w: the warm-up is over; move to the window's cgroup now, before the
+ * mode reads its start time (moving a task can wait for an RCU grace
+ * period: not churn's ns, which bench/hw reports)
+ */
+static void warm_done(void)
+{
+	if (warm_cgroup && strcmp(warm_cgroup, window_cgroup))
+		join_cgroup(window_cgroup);
+}
+
 static void window_open(void)
 {
 	if (gang_worker) {
 		gang_meet(gang_ready, gang_go);
 		return;
 	}
-	if (warm_cgroup && strcmp(warm_cgroup, window_cgroup))
-		join_cgroup(window_cgroup);
 	settle();
 	drain_stocks();
 	bench_start();
@@ -469,7 +482,7 @@ static void join_cgroup(const char *dir)
  */
 static void start_cgroup(const char *dir)
 {
-	char line[4096];
+	char line[4096] = "";
 	FILE *f;
 
 	if (dir && *dir) {
@@ -519,6 +532,7 @@ static void mode_pipe(int argc, char **argv)
 		die("pipe: %s", strerror(errno));
 	for (i = 0; i < warmup(iters); i++)
 		got = pipe_cycle(fds[1], big);
+	warm_done();
 	t0 = now_ns();
 	window_open();
 	for (i = 0; i < iters; i++) {
@@ -615,6 +629,7 @@ static void mode_xattr(int argc, char **argv)
 		for (i = 0; i < warmup(iters); i++)
 			xattr_cycle(fds[0], buf, bytes);
 	}
+	warm_done();
 	t0 = now_ns();
 	window_open();
 	if (burst > 1) {
@@ -660,6 +675,7 @@ static void mode_mmap(int argc, char **argv)
 	phase_open(iters, 0);
 	for (i = 0; i < warmup(iters); i++)
 		mmap_cycle();
+	warm_done();
 	t0 = now_ns();
 	window_open();
 	for (i = 0; i < iters; i++) {
@@ -704,6 +720,7 @@ static void mode_mmap2(int argc, char **argv)
 		die("ftruncate %s to %lu bytes: %s", path, MMAP_SIZE, strerror(errno));
 	for (i = 0; i < warmup(iters); i++)
 		mmap2_cycle(fd);
+	warm_done();
 	t0 = now_ns();
 	window_open();
 	for (i = 0; i < iters; i++) {
@@ -765,6 +782,7 @@ static void mode_uring(int argc, char **argv)
 	phase_open(iters, 0);
 	for (i = 0; i < warmup(iters); i++)
 		uring_cycle(depth);
+	warm_done();
 	t0 = now_ns();
 	window_open();
 	for (i = 0; i < iters; i++) {
@@ -815,6 +833,7 @@ static void mode_slab(int argc, char **argv)
 	snprintf(cmd, sizeof(cmd), "%lu %lu %lu %d %lu", n, size,
 		 yield_each ? SLAB_CHUNK : iters, single, phases);
 	slab_write(fd, warm);	/* creates the cache, fills the sheaves */
+	warm_done();
 	t0 = now_ns();
 	window_open();
 	for (i = 0; i < (yield_each ? iters / SLAB_CHUNK : 1); i++) {
@@ -868,6 +887,7 @@ static void mode_run(int argc, char **argv)
 	if (argc < 1)
 		die("usage: churn run -- CMD [ARGS...]");
 	run_once(argv, 0);	/* warm-up: page cache, dentries, slabs */
+	warm_done();
 	t0 = now_ns();
 	run_once(argv, 1);
 	t1 = now_ns();
