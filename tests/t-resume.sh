@@ -55,5 +55,5 @@ check resume-keeps-union 'a resume with fewer knobs: the larger repetitions, the
 
 # make's resume keys hold the bench/workloads file's hash: a row whose OPS
 # or arguments changed (mmap's 10000 -> 40000) must not mix its windows
-check resume-bench-workloads-file "scripts/bench.sh writes workloads_sha256 to meta.txt and refuses a resume when it differs" \
+check resume-bench-workloads-file "scripts/bench.sh writes workloads_sha256 to meta.txt and names it among meta_write's resume keys (the refusal itself: resume-other-series)" \
 	bash -c 'grep -q "echo \"workloads_sha256 \$(sha256sum < \"\$wl\"" "$1" && grep -q "^meta_write .* workloads_sha256\$" "$1"' _ "$TOP/scripts/bench.sh"
