@@ -10,6 +10,8 @@
 #   make check-debug  make check on a lockdep + KASAN + KFENCE + DEBUG_VM kernel
 #   make tree         a git tree (base + series) to hack in: $CACHE/tree
 #   make series       export the tree's commits back to patches/
+#   make compare      do two runs agree? RESULTS="a.json b.json": every cut of both, how far
+#                     apart, whether each interval holds the other's cut (nothing run)
 #   make cover        the cover letter's numbers, from results/latest/results.json
 #   make build-each   build the kernel after every patch (each must build on its own)
 #   make baseline     re-record what base 7.3 does (expected/base-7.3.txt)
@@ -32,7 +34,7 @@ SHELL := /bin/bash
 # the prerequisites below run in order (knobs first)
 .NOTPARALLEL:
 
-.PHONY: all scale report pkg check check-debug test cover build-each baseline tree series fetch deps build tools shell kinsn-selftest knobs clean distclean help
+.PHONY: all scale report compare pkg check check-debug test cover build-each baseline tree series fetch deps build tools shell kinsn-selftest knobs clean distclean help
 
 all:
 	@"$(S)/bench.sh"
@@ -45,6 +47,9 @@ scale:
 # hardware runs merged (scripts/objstock/hw.py)
 report:
 	@python3 "$(S)/report.py" $(or $(RESULTS),$(CURDIR)/results/latest/results.json) "$(or $(OUT),$(CURDIR)/results/latest)"
+
+compare:
+	@python3 "$(S)/compare.py" $(RESULTS)
 
 check:
 	@"$(S)/check.sh"

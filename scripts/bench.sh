@@ -10,8 +10,9 @@
 # of patched with kinsn's data-cache model, cache=on, over TRAFFIC_WORKLOADS,
 # default four workloads), PHASES (churn -p: each window of a single-process
 # workload averages over that many obj stock phases; default 16), OUT (results dir),
-# REPEAT (windows per cgroup, in each boot, of the REPEAT_WORKLOADS, the
-# rows that vary from window to window: default 3, averaged), ICOUNT (QEMU -icount option, default "shift=3,sleep=off"; empty: off),
+# REPEAT (windows per cgroup, in each boot of base and patched, of the
+# REPEAT_WORKLOADS, the rows that vary from window to window: default 3,
+# averaged; the floor's boots run one), ICOUNT (QEMU -icount option, default "shift=3,sleep=off"; empty: off),
 # BASE_REV (the "base" kernel: default objstock-base, i.e. Debian's 7.3; any
 # commit of the tree, e.g. to measure the last patches against the rest).
 #
@@ -129,7 +130,7 @@ log bench "$R repetitions x ${#kernels[@]} kernels (${kernels[*]}), ${#names[@]}
 # progress inside a boot: the guest notes each workload in its kernel log,
 # which boot.sh streams to RUNDIR/console.log; follow it until PID exits
 progress() {
-	local con=$1 pid=$2 what=$3 n=$((2 * (${#names[@]} + (REPEAT - 1) * ${#repeat_names[@]}))) i=0 line
+	local con=$1 pid=$2 what=$3 n=$((2 * (${#names[@]} + ($4 - 1) * ${#repeat_names[@]}))) i=0 line
 	tail -n +1 -F --pid="$pid" "$con" 2> /dev/null | while read -r line; do
 		case $line in
 		*"objstock-bench: count "*)
@@ -140,51 +141,88 @@ progress() {
 		esac
 	done
 }
-t_start=$(date +%s) done_boots=0 total=$((${#kernels[@]} * R))
-for ((r = 1; r <= R; r++)); do
-	for k in "${kernels[@]}"; do
-		rd=$run/$k-$r
-		if kept_boot "$rd"; then
-			log bench "repetition $r/$R $k: kept from the run resumed"
-			total=$((total - 1))
-			continue
-		fi
-		rm -rf -- "${rd:?}"
-		ev=0 kdir=${objdir[$k]:-${objdir[patched]}} append="kunit.enable=0"
-		[ "$r" = 1 ] && [ "$k" != nokmem ] && ev=$EVENTS
-		[ "$k" = nokmem ] && append+=" cgroup.memory=nokmem"
-		kinsn_boot "$k kernel, repetition $r" "$rd" "$kdir" "" "$append" \
-			env OBJSTOCK_REPEAT="$REPEAT" OBJSTOCK_REPEAT_NAMES="${repeat_names[*]}" \
-			"$TOP/guest/bench.sh" "$CACHE/tools/churn" "$wl" "$ev" "$PHASES" "${names[@]}" &
-		bpid=$!
-		progress "$rd/console.log" "$bpid" "$k $r/$R" &
-		ppid=$!
-		rc=0
-		wait "$bpid" || rc=$?
-		wait "$ppid" 2> /dev/null || true
-		[ "$rc" = 0 ] || exit "$rc"	# kinsn_boot said why
-		done_boots=$((done_boots + 1))
-		el=$(( $(date +%s) - t_start ))
-		log bench "repetition $r/$R $k done; ~$(( el * (total - done_boots) / done_boots / 60 )) min left"
-	done
-done
+# The boots run BOOTS at a time (default: one per host CPU, at most 4; 1
+# with KVM=1 or TCG_THREAD=multi, whose guests use a host thread per vCPU).
+# Under -icount a guest runs on one host thread and its counts do not
+# depend on the host's load (two cold runs side by side agreed with runs
+# alone: results/2026-12-03-cold-A, -B), so two at once on 2 cores cut the
+# boots' wall time by a quarter (each is about 1.5x slower) and leave the
+# numbers as they are; a boot's wall time (ns_per_op) is then shared-host
+# time, for base and patched alike.  A boot that fails stops the run once
+# the boots already running have finished.
+if [ "${KVM:-0}" = 1 ] || [ "${TCG_THREAD:-single}" = multi ]; then
+	BOOTS=$((10#${BOOTS:-1}))
+else
+	n=$(nproc)
+	BOOTS=$((10#${BOOTS:-$((n < 4 ? n : 4))}))
+fi
+# one vng for every boot (scripts/vng-setup.sh, run once: the boots start
+# at the same time)
+VNG=${VNG:-$("$TOP/scripts/vng-setup.sh")}
+export VNG
+pool_init
+# one boot of the A/B pass: kernel K, repetition R
+ab_boot() {
+	local r=$1 k=$2 rd=$run/$2-$1 ev=0 kdir append rp bpid ppid rc=0
+	kdir=${objdir[$k]:-${objdir[patched]}} append="kunit.enable=0"
+	[ "$r" = 1 ] && [ "$k" != nokmem ] && ev=$EVENTS
+	# the floor runs one window per row: its memcg and root only bound
+	# the others (memcg and root over the floor), no cut comes from
+	# them, and its three boots took a third of the bench's time
+	rp=$REPEAT
+	[ "$k" = nokmem ] && append+=" cgroup.memory=nokmem" rp=1
+	kinsn_boot "$k kernel, repetition $r" "$rd" "$kdir" "" "$append" \
+		env OBJSTOCK_REPEAT="$rp" OBJSTOCK_REPEAT_NAMES="${repeat_names[*]}" \
+		"$TOP/guest/bench.sh" "$CACHE/tools/churn" "$wl" "$ev" "$PHASES" "${names[@]}" &
+	bpid=$!
+	progress "$rd/console.log" "$bpid" "$k $r/$R" "$rp" &
+	ppid=$!
+	wait "$bpid" || rc=$?
+	wait "$ppid" 2> /dev/null || true
+	return "$rc"
+}
 # the traffic pass: one boot per kernel with the data-cache model on (slower:
 # every guest memory access calls into the plugin), counting per window the
 # kernel's loads, stores, L1D and LLC misses and cross-vCPU transfers
+traffic_boot() {
+	local k=$1 rd=$run/$1-traffic t0
+	t0=$(date +%s)
+	TIMEOUT=${TIMEOUT:-3600} kinsn_boot "$k kernel, traffic pass" "$rd" "${objdir[$k]}" "cache=on" \
+		"kunit.enable=0" "$TOP/guest/bench.sh" "$CACHE/tools/churn" "$wl" 0 "$PHASES" "${traffic_names[@]}"
+	log bench "traffic pass $k: $(( $(date +%s) - t0 ))s (${#traffic_names[@]} workloads)"
+}
+jobs_list=()
+for ((r = 1; r <= R; r++)); do
+	for k in "${kernels[@]}"; do
+		if kept_boot "$run/$k-$r"; then
+			log bench "repetition $r/$R $k: kept from the run resumed"
+			continue
+		fi
+		jobs_list+=("$r $k")
+	done
+done
 if [ "$TRAFFIC" = 1 ]; then
 	for k in base patched; do
-		rd=$run/$k-traffic
-		if kept_boot "$rd"; then
+		if kept_boot "$run/$k-traffic"; then
 			log bench "traffic pass $k: kept from the run resumed"
 			continue
 		fi
-		rm -rf -- "${rd:?}"
-		t0=$(date +%s)
-		TIMEOUT=${TIMEOUT:-3600} kinsn_boot "$k kernel, traffic pass" "$rd" "${objdir[$k]}" "cache=on" \
-			"kunit.enable=0" "$TOP/guest/bench.sh" "$CACHE/tools/churn" "$wl" 0 "$PHASES" "${traffic_names[@]}"
-		log bench "traffic pass $k done in $(( $(date +%s) - t0 ))s (${#traffic_names[@]} workloads)"
+		jobs_list+=("traffic $k")
 	done
 fi
+pool_total=${#jobs_list[@]}
+log bench "$pool_total boots, $BOOTS at a time"
+for j in "${jobs_list[@]}"; do
+	read -r r k <<< "$j"
+	rm -rf -- "${run:?}/$k-$r"
+	if [ "$r" = traffic ]; then
+		pool_run "traffic pass $k" traffic_boot "$k"
+	else
+		pool_run "repetition $r/$R $k" ab_boot "$r" "$k"
+	fi
+	[ "$pool_failed" = 0 ] || break
+done
+pool_wait
 echo "finished $(date -u +%FT%TZ)" >> "$run/meta.txt"
 
 OUT=${OUT:-$TOP/results/latest}

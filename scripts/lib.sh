@@ -269,6 +269,7 @@ check_knobs() {
 	[ -z "${PHASES:-}" ] || [ "$((10#$PHASES))" -le 64 ] || knob_bad PHASES "at most 64"
 	knob_01 QUICK
 	knob_pos JOBS
+	knob_pos BOOTS "guests booted at once"
 	if [ -n "${BASE_REV:-}" ]; then
 		case $BASE_REV in
 		-* | *..* | *[!A-Za-z0-9._/@{}~^:+-]*) knob_bad BASE_REV "not a git revision (a tag, branch or commit of the tree)" ;;
@@ -469,6 +470,43 @@ meta_write() {
 # kept_boot DIR: a boot of a resumed run that finished (its counts, guest status 0)
 kept_boot() {
 	[ "${resumed:-0}" = 1 ] && [ "$(cat "$1/guest-rc" 2> /dev/null)" = 0 ] && [ -s "$1/kinsn.out" ]
+}
+
+# --- a pool of background jobs, at most BOOTS at once (bench.sh's boots).
+# pool_init; pool_run WHAT CMD...; ...; pool_wait.  pool_run starts CMD in
+# the background once fewer than BOOTS run (and not at all once one has
+# failed: the caller stops queueing when pool_failed is set); pool_wait
+# waits for every job and exits with the first failure's status (the job
+# said why).  Progress: "WHAT done (n/pool_total); ~N min left".
+pool_init() {
+	declare -gA pool_what=()
+	pool_running=0 pool_failed=0 pool_done=0 pool_total=${pool_total:-0} pool_t0=$(date +%s)
+}
+pool_reap() {
+	local p= rc=0 el
+	wait -n -p p || rc=$?
+	pool_running=$((pool_running - 1))
+	if [ "$rc" != 0 ]; then
+		[ "$pool_failed" != 0 ] || pool_failed=$rc
+		[ "$pool_running" = 0 ] || log bench "${pool_what[$p]:-a job} failed; waiting for the $pool_running still running"
+		return 0
+	fi
+	pool_done=$((pool_done + 1))
+	el=$(( $(date +%s) - pool_t0 ))
+	log bench "${pool_what[$p]} done ($pool_done/$pool_total); ~$(( el * (pool_total - pool_done) / pool_done / 60 )) min left"
+}
+pool_run() {
+	local what=$1
+	shift
+	while [ "$pool_running" -ge "${BOOTS:-1}" ]; do pool_reap; done
+	[ "$pool_failed" = 0 ] || return 0
+	"$@" &
+	pool_what[$!]=$what
+	pool_running=$((pool_running + 1))
+}
+pool_wait() {
+	while [ "$pool_running" -gt 0 ]; do pool_reap; done
+	[ "$pool_failed" = 0 ] || exit "$pool_failed"
 }
 
 # bench_meta: the meta.txt lines that say what was measured (after bench_kernels)

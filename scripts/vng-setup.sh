@@ -159,7 +159,7 @@ mkdir -p "$CACHE/dl"
 # $CACHE/virtme-ng-*/vng, as in `make shell`, names one)
 use() {
 	local v=$1 d
-	echo "$v" > "$vfile.tmp" && mv "$vfile.tmp" "$vfile"
+	echo "$v" > "$vfile.$$" && mv "$vfile.$$" "$vfile"
 	for d in "$CACHE"/virtme-ng-*/; do
 		[ -d "$d" ] && [ "${d%/}" != "$(vdir "$v")" ] && rm -rf "${d%/}"
 	done
@@ -249,8 +249,8 @@ fi
 madison() {
 	local m=$apt_dir/madison.txt
 	if [ ! -s "$m" ]; then
-		apt-cache "${APT_OPTS[@]}" madison virtme-ng > "$m.tmp" 2> /dev/null || true
-		mv "$m.tmp" "$m"
+		apt-cache "${APT_OPTS[@]}" madison virtme-ng > "$m.$$" 2> /dev/null || true
+		mv "$m.$$" "$m"
 	fi
 	cat "$m"
 }

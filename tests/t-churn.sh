@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t-churn: churn's gang (-g: W workers in one window, as `make scale` runs
-# them), yield (-y), the warm-up cgroup (-w), the uring and mmap2 modes, and
+# them), yield (-y), the warm-up cgroup (-w), no warm-up (-n), the uring and mmap2 modes, and
 # their bad input, run in userspace on this host (no bench kernel: no -s, -p
 # or slab here).
 . "$(dirname "$0")/lib.sh"
@@ -54,6 +54,18 @@ rc=0
 "$churn" -g 2 -w "$tmp/warm" pipe 1 10 > /dev/null 2> "$tmp/gw.err" || rc=$?
 check churn-gang-no-warm '-g with -w: refused in one line' \
 	bash -c '[ "$1" != 0 ] && grep -qx "churn: error: -g does not go with -p > 1, -d, -e or -w" "$2"' _ "$rc" "$tmp/gw.err"
+
+# -n: the run mode without its warm-up run (the bench's windows after the
+# first of a workload in a boot): the command runs once, in the window
+rc=0
+"$churn" -n run -- sh -c 'echo x >> "$1"' _ "$tmp/nlog" > "$tmp/n.out" 2> "$tmp/n.err" || rc=$?
+check churn-no-warmup 'churn -n run: exit 0, the command ran once (no warm-up), one result line' \
+	bash -c '[ "$1" = 0 ] && [ "$(cat "$2")" = x ] && grep -Eqx "churn mode=run size=0 iters=1 ns=[0-9]+ ns_per_op=[0-9.]+" "$3"' \
+	_ "$rc" "$tmp/nlog" "$tmp/n.out"
+rc=0
+"$churn" -n pipe 1 10 > /dev/null 2> "$tmp/np.err" || rc=$?
+check churn-no-warmup-run-only '-n with a loop mode (whose warm-up is part of its state): refused in one line' \
+	bash -c '[ "$1" != 0 ] && grep -qx "churn: error: -n (no warm-up run) is for the run mode only" "$2"' _ "$rc" "$tmp/np.err"
 
 # uring: DEPTH NOPs per ring, iters= is DEPTH * ITERS
 out=$("$churn" uring 16 5 2> "$tmp/uring.err")

@@ -79,6 +79,8 @@ class Workloads(unittest.TestCase):
         self.assertEqual(quick['hackbench-pin-proc-s100'], '1')
         self.assertEqual(quick['hackbench-thread-s100'], 'x')
         self.assertEqual(quick['hackbench-pin-thread-s100'], '0')
+        # the TCP control runs when named (its cut was never measured)
+        self.assertEqual(quick['tcp-4k'], 'x')
 
     def test_scale_workloads(self):
         names = self.check(os.path.join(TOP, 'bench', 'scale'), 2, False)

@@ -12,7 +12,7 @@
  *                                 (will-it-scale's mmap1)
  *   churn [-c CGROUP_DIR] mmap2 ITERS DIR       mmap+munmap 128 MiB of an unlinked file in
  *                                 DIR, MAP_PRIVATE, nothing touched (will-it-scale's mmap2)
- *   churn [-c CGROUP_DIR] run -- CMD [ARGS...]  fork+exec CMD and wait for it
+ *   churn [-c CGROUP_DIR] [-n] run -- CMD [ARGS...]  fork+exec CMD and wait for it
  *   churn [-c CGROUP_DIR] uring DEPTH ITERS  io_uring_queue_init(DEPTH), DEPTH NOPs in
  *                                 one submit, reap, io_uring_queue_exit; iters= reports
  *                                 DEPTH * ITERS.  The requests (io_kiocb, a SLAB_ACCOUNT
@@ -46,6 +46,13 @@
  * reason).  Only for modes whose warm-up frees what it allocated: a pipe
  * keeps its last buffer array, which the window would then free, uncharging
  * WARM_DIR's memcg inside root's window.
+ *
+ * -n: run mode only: no warm-up run, the window opens at once.  For a
+ * window that follows one of the same command in the same boot (the
+ * bench's repeated windows, root's after the memcg's, the kprobe pass
+ * after the counting pass): page cache, dentries and slabs are as warm as
+ * a warm-up would leave them, and hackbench's warm-up run was as long as
+ * its window (the -s 100000 row: a third of a bench boot).
  *
  * -p PHASES (default 1; ITERS must be a multiple): run the measured loop in
  * PHASES equal parts, part k with k * PAGE_SIZE / PHASES bytes held charged
@@ -124,7 +131,7 @@
  * bimodal, ~11k vs ~14k instructions per op, from one process to the next).
  *
  * Each mode warms up outside the measured window (5% of ITERS, at least 1;
- * "run" runs CMD once; CMD's stdout goes to churn's stderr), then runs the
+ * "run" runs CMD once, unless -n; CMD's stdout goes to churn's stderr), then runs the
  * measured loop between the calls to bench_start() and bench_stop().  Those
  * marker functions are what the kinsn QEMU plugin (tools/kinsn) triggers on;
  * build with
@@ -407,6 +414,7 @@ static void op_done(void)
 
 static void join_cgroup(const char *dir);
 static const char *warm_cgroup;		/* -w */
+static int no_warmup;			/* -n */
 static char window_cgroup[4200];	/* -c's, or the one churn started in */
 
 /*
@@ -886,7 +894,8 @@ static void mode_run(int argc, char **argv)
 	}
 	if (argc < 1)
 		die("usage: churn run -- CMD [ARGS...]");
-	run_once(argv, 0);	/* warm-up: page cache, dentries, slabs */
+	if (!no_warmup)
+		run_once(argv, 0);	/* warm-up: page cache, dentries, slabs */
 	warm_done();
 	t0 = now_ns();
 	run_once(argv, 1);
@@ -1007,7 +1016,7 @@ int main(int argc, char **argv)
 	no_aslr(argv);
 
 	opterr = 0;
-	while ((opt = getopt(argc, argv, "+c:p:sdeg:yw:")) != -1) {
+	while ((opt = getopt(argc, argv, "+c:p:sdeg:yw:n")) != -1) {
 		if (opt == 'c')
 			cgroup = optarg;
 		else if (opt == 'g')
@@ -1024,15 +1033,19 @@ int main(int argc, char **argv)
 			phases = number("PHASES", optarg);
 		else if (opt == 'w')
 			warm_cgroup = optarg;
+		else if (opt == 'n')
+			no_warmup = 1;
 		else
-			die("usage: churn [-c CGROUP_DIR] [-w WARM_DIR] [-p PHASES] [-s] [-d] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab|uring ...");
+			die("usage: churn [-c CGROUP_DIR] [-w WARM_DIR] [-n] [-p PHASES] [-s] [-d] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab|uring ...");
 	}
 	if (phases > MAX_PHASES)
 		die("-p %lu: at most %d phases", phases, MAX_PHASES);
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)
-		die("usage: churn [-c CGROUP_DIR] [-w WARM_DIR] [-p PHASES] [-s] [-d] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab|uring ...");
+		die("usage: churn [-c CGROUP_DIR] [-w WARM_DIR] [-n] [-p PHASES] [-s] [-d] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab|uring ...");
+	if (no_warmup && strcmp(argv[0], "run"))
+		die("-n (no warm-up run) is for the run mode only");
 	if (gang) {
 		if (phases > 1 || perf_on || drain_first || warm_cgroup)
 			die("-g does not go with -p > 1, -d, -e or -w");
