@@ -51,6 +51,15 @@ class Compare(unittest.TestCase):
         self.assertIn('| **10.0** |', text)
         self.assertRegex(text.splitlines()[-1], r'^39 of 40 cuts within 3 points .*outside: pipe-64$')
 
+    def test_rows_of_one_run(self):
+        # a run of three rows against a full one: the others are "in one run
+        # only", not "no cut"
+        rows, s = compare.compare(load('2026-12-03-full16'), load('2026-12-03-hour'))
+        self.assertEqual([r[0] for r in rows], ['hackbench-pin-proc-s100', 'hackbench-proc-s100000'])
+        self.assertIn('tcp-4k', s['only_one'])
+        self.assertNotIn('tcp-4k', s['no_cut'])
+        self.assertEqual(s['no_cut'], [])
+
     def test_bad_input(self):
         with self.assertRaises(Error):
             compare.main([])

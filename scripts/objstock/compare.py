@@ -56,7 +56,7 @@ def compare(a, b, agree=AGREE):
         'outside': outside,
         'holds_both': sum(r[6] == 'both' for r in rows),
         'only_one': sorted((set(ca) | set(wa)) ^ (set(cb) | set(wb)), key=natural),
-        'no_cut': sorted(set(wa) | set(wb), key=natural),
+        'no_cut': sorted(((set(ca) | set(wa)) & (set(cb) | set(wb))) - (set(ca) & set(cb)), key=natural),
     }
     return rows, summary
 
