@@ -40,8 +40,12 @@ win=0
 # interleaved, and collect.py averages the windows of a boot.
 # A "run" workload (hackbench, a command run whole) warms up with one run
 # of the command as long as its window; only its first window in a boot
-# does: the windows after it (root's, the repeated ones, the kprobe pass's)
-# follow a run of the same command and open at once (churn -n).
+# does: the windows after it (root's, the repeated ones) follow a run of
+# the same command and open at once (churn -n), as do the kprobe pass's
+# (the counting pass ran every workload in this boot).  Root's window then
+# allocates what the memcg's freed: pinned hackbench -s 100 reads about 30
+# instructions per message more in root, both kernels alike
+# (results/2026-12-03-hour).
 warm=" "
 run_pass() {
 	pass=$1

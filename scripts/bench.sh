@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench: the A/B report behind `make`.  Builds base 7.3 and base+series with
-# the same config, boots them alternately (A B A B ...) R times under QEMU/TCG
+# the same config, boots them alternately (A B A B ..., BOOTS at a time) R times under QEMU/TCG
 # with our instruction-counting plugin, runs the workloads of bench/workloads
 # in the root cgroup and in a child memcg, then writes the JSON and the report.
 # Knobs: R (repetitions), QUICK=1 (subset, R=2), WORKLOADS (names or globs),
@@ -13,7 +13,7 @@
 # REPEAT (windows per cgroup, in each boot of base and patched, of the
 # REPEAT_WORKLOADS, the rows that vary from window to window: default 3,
 # averaged; the floor's boots run one), ICOUNT (QEMU -icount option, default "shift=3,sleep=off"; empty: off),
-# BASE_REV (the "base" kernel: default objstock-base, i.e. Debian's 7.3; any
+# BOOTS (guests at once, below), BASE_REV (the "base" kernel: default objstock-base, i.e. Debian's 7.3; any
 # commit of the tree, e.g. to measure the last patches against the rest).
 #
 # Both kernels get bench/kernel/objstock_bench.c (the in-kernel slab
@@ -101,6 +101,34 @@ for w in "${names[@]}" "${traffic_names[@]}"; do
 		die "PHASES=$PHASES: workload $w runs $it iterations, not a multiple (try a divisor of it)"
 done
 
+# The boots run BOOTS at a time (default: one per host CPU, at most 4; 1
+# with KVM=1 or TCG_THREAD=multi, whose guests use a host thread per vCPU).
+# Under -icount (a fixed shift, sleep=off) a guest runs on one host thread
+# and its clock, and so its counts, follow its own instructions, not the
+# host's load (results/2026-12-03-pair: the rows whose windows did not
+# change read the same with two boots at once as in full16, one at a
+# time), so two at once on 2 cores cut the boots' wall time (each is about
+# 1.5x slower) and leave the counts as they are.  A boot's wall time
+# (ns_per_op) is then shared-host time, and what shares the host differs
+# from boot to boot (meta.txt and the report say BOOTS).  A boot that fails
+# stops the run once the boots already running have finished.
+# Also 1 without a fixed -icount shift and sleep=off (the counts then
+# follow the host's load), and no more guests than MemAvailable holds.
+[ "${BASH_VERSINFO[0]}${BASH_VERSINFO[1]}" -ge 51 ] || die "make needs bash 5.1 or later (wait -n -p)"
+if [ -n "${BOOTS:-}" ]; then
+	BOOTS=$((10#$BOOTS))
+elif [ "${KVM:-0}" = 1 ] || [ "${TCG_THREAD:-single}" = multi ] ||
+		! [[ ",$ICOUNT," =~ ,shift=[0-9]+, && ",$ICOUNT," == *,sleep=off,* ]]; then
+	BOOTS=1
+else
+	n=$(nproc) m=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+	g=$(( $(numfmt --from=iec "${MEM:-2G}") / 1048576 + 512 ))
+	BOOTS=$((n < 4 ? n : 4))
+	[ $((m / g)) -ge "$BOOTS" ] || BOOTS=$((m / g > 1 ? m / g : 1))
+fi
+# a guest among BOOTS takes longer: the boot timeout grows with them
+export TIMEOUT=${TIMEOUT:-$((1800 * BOOTS))}
+
 # deps, base source, tree, tools, both kernels: start, stop, objdir[]
 bench_kernels
 run=${RUN:-$CACHE/runs/bench-$(date +%Y%m%d-%H%M%S)}
@@ -118,6 +146,7 @@ FAIL_RMDIR+=("$run")
 	echo "phases $PHASES"
 	echo "repeat $REPEAT ${repeat_names[*]}"
 	echo "cpus ${CPUS:-2}"
+	echo "boots $BOOTS"
 	echo "workloads ${names[*]}"
 	# what a row runs and what its "per op" divides by (OPS): a resume must
 	# not mix windows of another version of the file
@@ -141,34 +170,24 @@ progress() {
 		esac
 	done
 }
-# The boots run BOOTS at a time (default: one per host CPU, at most 4; 1
-# with KVM=1 or TCG_THREAD=multi, whose guests use a host thread per vCPU).
-# Under -icount a guest runs on one host thread and its counts do not
-# depend on the host's load (two cold runs side by side agreed with runs
-# alone: results/2026-12-03-cold-A, -B), so two at once on 2 cores cut the
-# boots' wall time by a quarter (each is about 1.5x slower) and leave the
-# numbers as they are; a boot's wall time (ns_per_op) is then shared-host
-# time, for base and patched alike.  A boot that fails stops the run once
-# the boots already running have finished.
-if [ "${KVM:-0}" = 1 ] || [ "${TCG_THREAD:-single}" = multi ]; then
-	BOOTS=$((10#${BOOTS:-1}))
-else
-	n=$(nproc)
-	BOOTS=$((10#${BOOTS:-$((n < 4 ? n : 4))}))
-fi
 # one vng for every boot (scripts/vng-setup.sh, run once: the boots start
 # at the same time)
 VNG=${VNG:-$("$TOP/scripts/vng-setup.sh")}
 export VNG
 pool_init
+# Ctrl-C (make's whole process group), TERM, HUP: stop the running guests
+# too (their timeout is a process group of its own), then stop; finished
+# boots stay for a resume (RUN=)
+trap 'log bench "stopped: ending the $pool_running boots running"; pool_kill; exit 130' INT TERM HUP
 # one boot of the A/B pass: kernel K, repetition R
 ab_boot() {
 	local r=$1 k=$2 rd=$run/$2-$1 ev=0 kdir append rp bpid ppid rc=0
 	kdir=${objdir[$k]:-${objdir[patched]}} append="kunit.enable=0"
 	[ "$r" = 1 ] && [ "$k" != nokmem ] && ev=$EVENTS
-	# the floor runs one window per row: its memcg and root only bound
-	# the others (memcg and root over the floor), no cut comes from
-	# them, and its three boots took a third of the bench's time
+	# the floor runs one window per row: it is in no memcg tax cut, and
+	# its three boots took a third of the bench's time; the columns over
+	# the floor then carry one window's noise in the repeated rows (the
+	# report says which)
 	rp=$REPEAT
 	[ "$k" = nokmem ] && append+=" cgroup.memory=nokmem" rp=1
 	kinsn_boot "$k kernel, repetition $r" "$rd" "$kdir" "" "$append" \
@@ -187,7 +206,7 @@ ab_boot() {
 traffic_boot() {
 	local k=$1 rd=$run/$1-traffic t0
 	t0=$(date +%s)
-	TIMEOUT=${TIMEOUT:-3600} kinsn_boot "$k kernel, traffic pass" "$rd" "${objdir[$k]}" "cache=on" \
+	TIMEOUT=$((TIMEOUT * 2)) kinsn_boot "$k kernel, traffic pass" "$rd" "${objdir[$k]}" "cache=on" \
 		"kunit.enable=0" "$TOP/guest/bench.sh" "$CACHE/tools/churn" "$wl" 0 "$PHASES" "${traffic_names[@]}"
 	log bench "traffic pass $k: $(( $(date +%s) - t0 ))s (${#traffic_names[@]} workloads)"
 }

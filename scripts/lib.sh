@@ -410,6 +410,7 @@ kinsn_boot() {
 	local what=$1 rd=$2 kdir=$3 popts=$4 append=$5 rc=0
 	shift 5
 	mkdir -p "$rd"
+	rm -f -- "$rd/boot-ok"
 	# paths quoted for vng's split of --qemu-opts and for the guest's shell
 	QEMU_OPTS="${ICOUNT:+-icount $ICOUNT }-plugin $(printf '%q' "$CACHE/tools/libkinsn.so,start=$start,stop=$stop,out=$rd/kinsn.out${popts:+,$popts}")" \
 		TIMEOUT=${TIMEOUT:-1800} NUMA=1 APPEND="$append" \
@@ -417,6 +418,9 @@ kinsn_boot() {
 	# boot.sh has said why if it died; else the guest command failed
 	[ "$rc" != "$DIE_STATUS" ] || exit "$rc"
 	[ "$rc" = 0 ] || die "$what: the guest's command exited $rc (see $rd)"
+	# what a resume keeps (kept_boot): a boot boot.sh passed, not one that
+	# wrote its counts and guest-rc 0, then crashed or timed out
+	: > "$rd/boot-ok"
 }
 
 # A stopped run resumed (RUN=its directory, make and make scale): its
@@ -467,33 +471,59 @@ meta_write() {
 	} > "$run/meta.txt.tmp" && mv -- "$run/meta.txt.tmp" "$run/meta.txt"
 	rm -f -- "$new"
 }
-# kept_boot DIR: a boot of a resumed run that finished (its counts, guest status 0)
+# kept_boot DIR: a boot of a resumed run that finished (its counts, guest
+# status 0, and boot.sh passed it: kinsn_boot's boot-ok)
 kept_boot() {
-	[ "${resumed:-0}" = 1 ] && [ "$(cat "$1/guest-rc" 2> /dev/null)" = 0 ] && [ -s "$1/kinsn.out" ]
+	[ "${resumed:-0}" = 1 ] && [ "$(cat "$1/guest-rc" 2> /dev/null)" = 0 ] && [ -s "$1/kinsn.out" ] &&
+		[ -e "$1/boot-ok" ]
 }
 
 # --- a pool of background jobs, at most BOOTS at once (bench.sh's boots).
 # pool_init; pool_run WHAT CMD...; ...; pool_wait.  pool_run starts CMD in
 # the background once fewer than BOOTS run (and not at all once one has
 # failed: the caller stops queueing when pool_failed is set); pool_wait
-# waits for every job and exits with the first failure's status (the job
-# said why).  Progress: "WHAT done (n/pool_total); ~N min left".
+# waits for every job and exits with the first failure's status (a job
+# that died says why; every failure is logged with its status).  Progress:
+# "WHAT done (n/pool_total); ~N min left".  Needs bash 5.1 (wait -n -p).
 pool_init() {
 	declare -gA pool_what=()
 	pool_running=0 pool_failed=0 pool_done=0 pool_total=${pool_total:-0} pool_t0=$(date +%s)
 }
 pool_reap() {
-	local p= rc=0 el
+	local p= rc=0 el what
 	wait -n -p p || rc=$?
+	if [ -z "${p:-}" ]; then
+		# no job ended (a signal, or none left): nothing to count
+		[ "$rc" != 127 ] || pool_running=0
+		return 0
+	fi
+	what=${pool_what[$p]:-a job}
+	unset "pool_what[$p]"
 	pool_running=$((pool_running - 1))
 	if [ "$rc" != 0 ]; then
 		[ "$pool_failed" != 0 ] || pool_failed=$rc
-		[ "$pool_running" = 0 ] || log bench "${pool_what[$p]:-a job} failed; waiting for the $pool_running still running"
+		if [ "$pool_running" = 0 ]; then
+			log bench "$what failed (exit $rc)"
+		else
+			log bench "$what failed (exit $rc); waiting for the $pool_running still running"
+		fi
 		return 0
 	fi
 	pool_done=$((pool_done + 1))
 	el=$(( $(date +%s) - pool_t0 ))
-	log bench "${pool_what[$p]} done ($pool_done/$pool_total); ~$(( el * (pool_total - pool_done) / pool_done / 60 )) min left"
+	log bench "$what done ($pool_done/$pool_total); ~$(( el * (pool_total - pool_done) / pool_done / 60 )) min left"
+}
+# pool_kill: TERM every process of the running jobs, children first
+# (boot.sh's timeout runs vng and QEMU in a process group of its own,
+# which a Ctrl-C of make does not reach; timeout passes the TERM on)
+pool_kill() {
+	local p
+	for p in "${!pool_what[@]}"; do kill_tree "$p"; done
+}
+kill_tree() {
+	local c
+	for c in $(ps -o pid= --ppid "$1" 2> /dev/null); do kill_tree "$c"; done
+	kill -TERM "$1" 2> /dev/null || true
 }
 pool_run() {
 	local what=$1

@@ -6,12 +6,15 @@
 . "$(dirname "$0")/lib.sh"
 
 run=$tmp/run
-mkdir -p "$run/base-1" "$run/patched-1" "$run/base-2"
+mkdir -p "$run/base-1" "$run/patched-1" "$run/base-2" "$run/nokmem-1"
 meta() { printf 'kernel_version 7.3.4\nseries_sha256 %s\nworkloads a b\n' "$1"; }
 meta aaaa > "$run/meta.txt"
 echo 'started 2026-01-01T00:00:00Z' >> "$run/meta.txt"
-echo 0 > "$run/base-1/guest-rc"; echo 'count 1' > "$run/base-1/kinsn.out"
+echo 0 > "$run/base-1/guest-rc"; echo 'count 1' > "$run/base-1/kinsn.out"; : > "$run/base-1/boot-ok"
 echo 0 > "$run/patched-1/guest-rc"                       # no counts: unfinished
+# counts and guest-rc 0, but boot.sh failed it (an Oops after the command,
+# a timeout at shutdown): no boot-ok
+echo 0 > "$run/nokmem-1/guest-rc"; echo 'count 1' > "$run/nokmem-1/kinsn.out"
 echo 143 > "$run/base-2/guest-rc"; echo 'count 1' > "$run/base-2/kinsn.out"   # killed
 
 # a run with other kernels: refused, its meta.txt as it was
@@ -23,16 +26,16 @@ check resume-other-untouched 'a refused resume leaves meta.txt as it was' cmp "$
 
 # the same kernels: resumed, the first start kept
 meta aaaa > "$tmp/new"
-check resume-same 'the same kernels and workloads: resumed; finished boots kept, unfinished and failed ones not' bash -c '
+check resume-same 'the same kernels and workloads: resumed; finished boots kept, unfinished and failed ones (one that boot.sh failed after its counts) not' bash -c '
 	. "$1/scripts/lib.sh"
 	meta_write "$2" "$3" kernel_version series_sha256 workloads 2> /dev/null
-	kept_boot "$2/base-1" && ! kept_boot "$2/patched-1" && ! kept_boot "$2/base-2" &&
+	kept_boot "$2/base-1" && ! kept_boot "$2/patched-1" && ! kept_boot "$2/base-2" && ! kept_boot "$2/nokmem-1" &&
 	grep -qx "started 2026-01-01T00:00:00Z" "$2/meta.txt" && grep -q "^resumed " "$2/meta.txt" &&
 	grep -qx "series_sha256 aaaa" "$2/meta.txt" && ! [ -e "$3" ]' _ "$TOP" "$run" "$tmp/new"
 
 # a new run: nothing is kept, even a directory that looks finished
 new=$tmp/fresh
-mkdir -p "$new/base-1"; echo 0 > "$new/base-1/guest-rc"; echo 'count 1' > "$new/base-1/kinsn.out"
+mkdir -p "$new/base-1"; echo 0 > "$new/base-1/guest-rc"; echo 'count 1' > "$new/base-1/kinsn.out"; : > "$new/base-1/boot-ok"
 meta aaaa > "$tmp/new"
 check resume-new-keeps-nothing 'a run without meta.txt starts anew: no boot is kept' bash -c '
 	. "$1/scripts/lib.sh"

@@ -49,9 +49,10 @@ def markdown(res):
     if meta.get('virtme_ng'):
         qemu = '%s, virtme-ng %s' % (qemu, meta['virtme_ng'])
     L.append('Debian linux-source %s; series %s (%s patches); config %s; %s; %s repetitions, '
-             'base and patched kernels booted alternately; %s vCPUs under TCG; started %s.'
+             'base and patched kernels booted alternately%s; %s vCPUs under TCG; started %s.'
              % (meta.get('deb_version'), meta.get('series_sha256'), meta.get('series'),
                 meta.get('config_sha256'), qemu, meta.get('repetitions'),
+                ', %s at a time' % meta['boots'] if meta.get('boots', '1') != '1' else '',
                 meta.get('cpus'), meta.get('started')))
     br = meta.get('base_rev', 'objstock-base').split()
     if br and br[0] != 'objstock-base':
@@ -192,6 +193,16 @@ def floor_section(res, wls):
              '(kernel / floor - 1), mean ± stddev propagated from both cells; "memcg cost cut" is how '
              'much of base\'s memcg cost over the floor the patched kernel removes, '
              '1 - (patched - floor) / (base - floor).')
+    # since 9bf2e71 the floor's boots run one window per row, base and
+    # patched REPEAT of the REPEAT_WORKLOADS: say which rows that is
+    one = sorted({s['workload'] for s in res['samples'] if s['kernel'] == 'nokmem' and s.get('windows') == 1} &
+                 {s['workload'] for s in res['samples'] if s['kernel'] == 'patched' and (s.get('windows') or 1) > 1},
+                 key=natural)
+    if one:
+        L.append('')
+        L.append('The floor ran one window per cgroup and boot, base and patched %d, in the rows that vary '
+                 'from window to window (%s): their floor cells, and the columns over it, carry one '
+                 'window\'s noise.' % (max(s.get('windows') or 1 for s in res['samples']), ', '.join(one)))
     L.append('')
     L.append('| workload | cgroup | floor | base over floor | patched over floor | memcg cost cut |')
     L.append('|---|---|---|---|---|---|')

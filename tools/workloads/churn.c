@@ -48,11 +48,14 @@
  * WARM_DIR's memcg inside root's window.
  *
  * -n: run mode only: no warm-up run, the window opens at once.  For a
- * window that follows one of the same command in the same boot (the
- * bench's repeated windows, root's after the memcg's, the kprobe pass
- * after the counting pass): page cache, dentries and slabs are as warm as
- * a warm-up would leave them, and hackbench's warm-up run was as long as
- * its window (the -s 100000 row: a third of a bench boot).
+ * window that follows a run of the same command in the same boot (the
+ * bench's repeated windows, root's after the memcg's; the kprobe pass,
+ * after the counting pass ran every workload): page cache and dentries are
+ * warm, and hackbench's warm-up run was as long as its window (the -s
+ * 100000 row: a third of a bench boot).  Not quite the same state: root's
+ * window then allocates what the memcg's window freed, and reads about 30
+ * instructions per message more (pinned hackbench -s 100, both kernels;
+ * results/2026-12-03-hour).
  *
  * -p PHASES (default 1; ITERS must be a multiple): run the measured loop in
  * PHASES equal parts, part k with k * PAGE_SIZE / PHASES bytes held charged
