@@ -11,6 +11,8 @@ pkgs=(
 	# guests: QEMU (TCG), virtme-ng's runtime dependencies, udev for its ports
 	qemu-system-x86 python3 python3-argcomplete python3-requests busybox-static file
 	iproute2 kbd util-linux util-linux-extra udev debian-archive-keyring
+	# make: ps, to stop the running guests on Ctrl-C (lib.sh kill_tree)
+	procps
 	# workloads, tools, report (no cgroup-tools: the guest scripts, like the
 	# kernel's cgroup selftests, make memcgs and read them through cgroupfs)
 	rt-tests libglib2.0-dev pkg-config gnuplot-nox
