@@ -513,17 +513,21 @@ pool_reap() {
 	el=$(( $(date +%s) - pool_t0 ))
 	log bench "$what done ($pool_done/$pool_total); ~$(( el * (pool_total - pool_done) / pool_done / 60 )) min left"
 }
-# pool_kill: TERM every process of the running jobs, children first
-# (boot.sh's timeout runs vng and QEMU in a process group of its own,
-# which a Ctrl-C of make does not reach; timeout passes the TERM on)
+# pool_kill: TERM every process of the running jobs (boot.sh's timeout
+# runs vng and QEMU in a process group of its own, which a Ctrl-C of make
+# does not reach; timeout passes the TERM on).  The whole tree is listed
+# first, then killed parents first: a shell whose child died first would
+# go on to its next command.
 pool_kill() {
-	local p
-	for p in "${!pool_what[@]}"; do kill_tree "$p"; done
+	local p t=()
+	for p in "${!pool_what[@]}"; do tree_pids "$p"; done
+	for p in "${t[@]}"; do kill -TERM "$p" 2> /dev/null || true; done
 }
-kill_tree() {
+# tree_pids PID: append PID and its descendants, parents first, to t[]
+tree_pids() {
 	local c
-	for c in $(ps -o pid= --ppid "$1" 2> /dev/null); do kill_tree "$c"; done
-	kill -TERM "$1" 2> /dev/null || true
+	t+=("$1")
+	for c in $(ps -o pid= --ppid "$1" 2> /dev/null); do tree_pids "$c"; done
 }
 pool_run() {
 	local what=$1
