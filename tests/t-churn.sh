@@ -120,3 +120,18 @@ else
 	check churn-drain-needs-file 'churn -d on a kernel without objstock_drain: non-zero, says what it needs' \
 		bash -c '[ "$1" != 0 ] && grep -q "^churn: error: -d needs /sys/kernel/debug/objstock_drain" "$2"' _ "$rc" "$tmp/d.err"
 fi
+
+# dying holds its objects through the bench kernel's file: without it, one
+# line, and no child cgroup made
+if [ -e /sys/kernel/debug/objstock_hold ]; then
+	skip churn-dying-needs-file 'this host is a bench kernel (it has the hold file)'
+else
+	rc=0
+	"$churn" dying 16 64 > /dev/null 2> "$tmp/dy.err" || rc=$?
+	check churn-dying-needs-file 'churn dying on a kernel without objstock_hold: non-zero, one line, says what it needs' \
+		bash -c '[ "$1" != 0 ] && [ "$(wc -l < "$2")" = 1 ] && grep -q "^churn: error: /sys/kernel/debug/objstock_hold: .*objstock_bench.c" "$2"' _ "$rc" "$tmp/dy.err"
+fi
+rc=0
+"$churn" dying 16 > /dev/null 2> "$tmp/du.err" || rc=$?
+check churn-dying-usage 'churn dying N (no SIZE): non-zero, the usage line' \
+	bash -c '[ "$1" != 0 ] && grep -q "^churn: error: usage: churn dying N SIZE" "$2"' _ "$rc" "$tmp/du.err"

@@ -7,7 +7,7 @@ import re
 import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MODES = {'pipe', 'xattr', 'mmap', 'mmap2', 'run', 'slab', 'uring'}
+MODES = {'pipe', 'xattr', 'mmap', 'mmap2', 'run', 'slab', 'uring', 'dying'}
 PHASES = 16
 
 
@@ -84,7 +84,8 @@ class Workloads(unittest.TestCase):
 
     def test_scale_workloads(self):
         names = self.check(os.path.join(TOP, 'bench', 'scale'), 2, False)
-        self.assertEqual(names, {'hackbench-s100', 'pipe-64', 'slab-single-64', 'stress-switch-mq', 'mmap2'})
+        self.assertEqual(names, {'hackbench-s100', 'pipe-64', 'slab-single-64', 'stress-switch-mq', 'mmap2',
+                                 'slab-dying-64'})
 
     def test_catches_a_bad_row(self):
         self.assertEqual(loop_iters(['uring', '256', '40']), '40')

@@ -49,13 +49,30 @@
  * drains the local stocks in place.  memory.current read before and after
  * is the charge the stocks held: the accuracy check of the scale runs.
  *
+ *   echo "hold ID N SIZE" > /sys/kernel/debug/objstock_hold
+ *   echo "wait" > /sys/kernel/debug/objstock_hold
+ *   echo "free ID" > /sys/kernel/debug/objstock_hold
+ *
+ * objects freed after their memcg is gone (churn's dying mode): hold
+ * allocates N objects of the SIZE cache with kmem_cache_alloc(), charged to
+ * the writing task's objcg, and keeps them as hold ID (0..63); the task then
+ * leaves the memcg and rmdirs it.  wait returns once the objcg of every hold
+ * is dying (memcg_reparent_objcgs() killed its percpu_ref: every get and put
+ * of it is an atomic operation on one shared counter from then on), -ETIMEDOUT
+ * after about 10 s; a hold charged to no objcg or to root's has nothing to
+ * wait for.  free frees hold ID's objects with kmem_cache_free(), one by one,
+ * and logs "objstock_hold free id=ID n=N size=SIZE dying=D".  Different IDs
+ * may be freed at once (one gang worker per CPU).
+ *
  * Several tasks may write objstock_slab_bench at once (the scale runs:
  * one worker per CPU) when PHASES is 1; the phase file has one holder.
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/init.h>
 #include <linux/ktime.h>
 #include <linux/memcontrol.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/smp.h>
@@ -67,6 +84,8 @@
 #define OB_MAX_N	1024
 #define OB_NR_CACHES	8
 #define OB_MAX_PHASES	64
+#define OB_MAX_HOLDS	64
+#define OB_MAX_HOLD_N	(1U << 20)
 
 static DEFINE_MUTEX(ob_lock);	/* the cache list */
 static struct kmem_cache *ob_caches[OB_NR_CACHES];
@@ -211,6 +230,131 @@ out:
 	return ret;
 }
 
+/* the holds of the dying mode, by ID */
+struct ob_held {
+	void **objs;
+	unsigned int n, size;
+	struct kmem_cache *cache;
+	struct obj_cgroup *objcg;	/* a reference; NULL: root or none */
+};
+static DEFINE_MUTEX(ob_hold_lock);
+static struct ob_held ob_holds[OB_MAX_HOLDS];
+
+static int ob_hold_alloc(unsigned int id, unsigned int n, unsigned int size)
+{
+	struct ob_held h = { .n = n, .size = size };
+	unsigned int i;
+	int ret = 0;
+
+	mutex_lock(&ob_lock);
+	h.cache = ob_cache(size);
+	mutex_unlock(&ob_lock);
+	if (!h.cache)
+		return -ENOMEM;
+	h.objs = kvmalloc_array(n, sizeof(*h.objs), GFP_KERNEL);
+	if (!h.objs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		h.objs[i] = kmem_cache_alloc(h.cache, GFP_KERNEL);
+		if (!h.objs[i]) {
+			ret = -ENOMEM;
+			goto undo;
+		}
+	}
+	h.objcg = get_obj_cgroup_from_current();
+	if (h.objcg && obj_cgroup_is_root(h.objcg)) {
+		obj_cgroup_put(h.objcg);
+		h.objcg = NULL;
+	}
+	mutex_lock(&ob_hold_lock);
+	if (!ob_holds[id].objs)
+		ob_holds[id] = h;
+	else
+		ret = -EBUSY;
+	mutex_unlock(&ob_hold_lock);
+	if (!ret)
+		return 0;
+	if (h.objcg)
+		obj_cgroup_put(h.objcg);
+undo:
+	while (i)
+		kmem_cache_free(h.cache, h.objs[--i]);
+	kvfree(h.objs);
+	return ret;
+}
+
+/* every held objcg dying (its percpu_ref killed), or -ETIMEDOUT */
+static int ob_hold_wait(void)
+{
+	unsigned int id, tries;
+	bool alive;
+
+	for (tries = 0; tries < 500; tries++) {
+		alive = false;
+		mutex_lock(&ob_hold_lock);
+		for (id = 0; id < OB_MAX_HOLDS; id++)
+			if (ob_holds[id].objcg && !percpu_ref_is_dying(&ob_holds[id].objcg->refcnt))
+				alive = true;
+		mutex_unlock(&ob_hold_lock);
+		if (!alive)
+			return 0;
+		rcu_barrier();		/* the css kill's confirmation */
+		msleep(20);		/* the offline work */
+	}
+	return -ETIMEDOUT;
+}
+
+static int ob_hold_free(unsigned int id)
+{
+	struct ob_held h;
+	bool dying;
+	unsigned int i;
+
+	mutex_lock(&ob_hold_lock);
+	h = ob_holds[id];
+	ob_holds[id] = (struct ob_held){};
+	mutex_unlock(&ob_hold_lock);
+	if (!h.objs)
+		return -ENOENT;
+	dying = h.objcg && percpu_ref_is_dying(&h.objcg->refcnt);
+	for (i = 0; i < h.n; i++)
+		kmem_cache_free(h.cache, h.objs[i]);
+	pr_info("objstock_hold free id=%u n=%u size=%u dying=%d\n", id, h.n, h.size, dying);
+	kvfree(h.objs);
+	if (h.objcg)
+		obj_cgroup_put(h.objcg);
+	return 0;
+}
+
+static ssize_t ob_hold_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	unsigned int id, n, size;
+	char buf[64];
+	int ret;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "hold %u %u %u", &id, &n, &size) == 3) {
+		if (id >= OB_MAX_HOLDS || !n || n > OB_MAX_HOLD_N || !size ||
+		    size > KMALLOC_MAX_CACHE_SIZE)
+			return -EINVAL;
+		ret = ob_hold_alloc(id, n, size);
+	} else if (sscanf(buf, "free %u", &id) == 1) {
+		if (id >= OB_MAX_HOLDS)
+			return -EINVAL;
+		ret = ob_hold_free(id);
+	} else if (!strncmp(buf, "wait", 4)) {
+		ret = ob_hold_wait();
+	} else {
+		return -EINVAL;
+	}
+	return ret ? ret : count;
+}
+
 static ssize_t ob_barrier_write(struct file *file, const char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
@@ -261,6 +405,11 @@ static const struct file_operations ob_barrier_fops = {
 	.llseek = noop_llseek,
 };
 
+static const struct file_operations ob_hold_fops = {
+	.write = ob_hold_write,
+	.llseek = noop_llseek,
+};
+
 static const struct file_operations ob_drain_fops = {
 	.write = ob_drain_write,
 	.llseek = noop_llseek,
@@ -272,6 +421,7 @@ static int __init ob_init(void)
 	debugfs_create_file("objstock_phase", 0200, NULL, NULL, &ob_phase_fops);
 	debugfs_create_file("objstock_rcu_barrier", 0200, NULL, NULL, &ob_barrier_fops);
 	debugfs_create_file("objstock_drain", 0200, NULL, NULL, &ob_drain_fops);
+	debugfs_create_file("objstock_hold", 0200, NULL, NULL, &ob_hold_fops);
 	return 0;
 }
 late_initcall(ob_init);

@@ -124,7 +124,18 @@
  * a CPU take turns op by op (the slab mode: after every write of 16
  * iterations of the kernel loop).
  *
- * The pipe, xattr, mmap, mmap2, slab and uring modes pin themselves to CPU 0 (the phase is
+ * dying N SIZE: objects freed after their memcg is gone.  Outside the
+ * window, in a child "objstock-dying" of churn's cgroup, kmem_cache_alloc()
+ * N objects of SIZE bytes of a SLAB_ACCOUNT cache (bench/kernel/
+ * objstock_bench.c's objstock_hold file) and keep them; back in churn's
+ * cgroup, rmdir the child and wait until its objcg is dying (reparented, its
+ * percpu_ref killed).  The window frees the N objects with kmem_cache_free().
+ * In the root cgroup there is no child: the objects are root's, and the
+ * window is the baseline.  A gang's workers of one cgroup share its child
+ * (the gang rmdirs it once every worker has left it), so that with a worker
+ * per CPU every CPU frees objects of one dying objcg at once.
+ *
+ * The pipe, xattr, mmap, mmap2, slab, dying and uring modes pin themselves to CPU 0 (the phase is
  * per CPU, and a migration would change which CPU's stock serves the loop);
  * run does not pin (hackbench spreads over the CPUs).
  *
@@ -173,6 +184,8 @@
 #define PHASE_FILE "/sys/kernel/debug/objstock_phase"
 #define BARRIER_FILE "/sys/kernel/debug/objstock_rcu_barrier"
 #define DRAIN_FILE "/sys/kernel/debug/objstock_drain"
+#define HOLD_FILE "/sys/kernel/debug/objstock_hold"
+#define DYING_CHILD "objstock-dying"
 #define MAX_PHASES 64
 
 /* Marker functions: not inlined, not merged (distinct bodies), visible in nm. */
@@ -857,6 +870,88 @@ static void mode_slab(int argc, char **argv)
 	report("slab", size, n * iters, t1 - t0);
 }
 
+static unsigned long gang_index;	/* a gang worker's i */
+
+/* this task's cgroup v2 directory, under /sys/fs/cgroup */
+static void own_cgroup(char *buf, size_t len)
+{
+	char line[4096] = "";
+	FILE *f = fopen("/proc/self/cgroup", "r");
+
+	if (!f)
+		die("cannot read /proc/self/cgroup: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3))
+			break;
+	fclose(f);
+	if (strncmp(line, "0::", 3))
+		die("no cgroup v2 line in /proc/self/cgroup");
+	line[strcspn(line, "\n")] = 0;
+	snprintf(buf, len, "/sys/fs/cgroup%s", strcmp(line + 3, "/") ? line + 3 : "");
+}
+
+static void hold_write(const char *cmd)
+{
+	int fd = open(HOLD_FILE, O_WRONLY);
+
+	if (fd < 0)
+		die("%s: %s (a kernel without bench/kernel/objstock_bench.c, or no debugfs)",
+		    HOLD_FILE, strerror(errno));
+	if (write(fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd))
+		die("write '%s' to %s: %s", cmd, HOLD_FILE, strerror(errno));
+	close(fd);
+}
+
+/* rmdir the dying child of DIR (none in root's windows: ENOENT) */
+static void dying_rmdir(const char *dir)
+{
+	char child[4300];
+
+	snprintf(child, sizeof(child), "%s/%s", dir, DYING_CHILD);
+	if (rmdir(child) && errno != ENOENT)
+		die("rmdir %s: %s", child, strerror(errno));
+}
+
+static void mode_dying(int argc, char **argv)
+{
+	char cg[4200], child[4300], cmd[96];
+	unsigned long n, size;
+	long long t0, t1;
+	int root;
+
+	if (argc != 2)
+		die("usage: churn dying N SIZE");
+	n = number("N", argv[0]);
+	size = number("SIZE", argv[1]);
+	if (access(HOLD_FILE, W_OK))	/* before any mkdir */
+		die("%s: %s (a kernel without bench/kernel/objstock_bench.c, or no debugfs)",
+		    HOLD_FILE, strerror(errno));
+	own_cgroup(cg, sizeof(cg));
+	root = !strcmp(cg, "/sys/fs/cgroup");
+	snprintf(child, sizeof(child), "%s/%s", cg, DYING_CHILD);
+	if (!root) {
+		if (mkdir(child, 0755) && errno != EEXIST)
+			die("mkdir %s: %s", child, strerror(errno));
+		join_cgroup(child);
+	}
+	snprintf(cmd, sizeof(cmd), "hold %lu %lu %lu", gang_index, n, size);
+	hold_write(cmd);
+	if (!root)
+		join_cgroup(cg);
+	if (!gang_worker) {	/* a gang's rmdir and wait are the gang's */
+		if (!root)
+			dying_rmdir(cg);
+		hold_write("wait");
+	}
+	snprintf(cmd, sizeof(cmd), "free %lu", gang_index);
+	t0 = now_ns();
+	window_open();
+	hold_write(cmd);
+	window_close();
+	t1 = now_ns();
+	report("dying", size, n, t1 - t0);
+}
+
 /* run CMD once; returns its wait status (the caller decides) */
 static int run_once(char **cmd, int measured)
 {
@@ -935,8 +1030,10 @@ static void dispatch(int argc, char **argv)
 		mode_slab(argc - 1, argv + 1);
 	else if (!strcmp(argv[0], "uring"))
 		mode_uring(argc - 1, argv + 1);
+	else if (!strcmp(argv[0], "dying"))
+		mode_dying(argc - 1, argv + 1);
 	else
-		die("unknown mode '%s' (pipe, xattr, mmap, mmap2, run, slab, uring)", argv[0]);
+		die("unknown mode '%s' (pipe, xattr, mmap, mmap2, run, slab, uring, dying)", argv[0]);
 }
 
 static void pin_cpu(long cpu)
@@ -974,6 +1071,7 @@ static void run_gang(const char *cgroups, int argc, char **argv)
 			die("gang: fork: %s", strerror(errno));
 		if (!pids[i]) {
 			gang_worker = 1;
+			gang_index = i;
 			close(gang_ready[0]);
 			close(gang_go[1]);
 			close(gang_done[0]);
@@ -991,6 +1089,11 @@ static void run_gang(const char *cgroups, int argc, char **argv)
 	close(gang_done[1]);
 	close(gang_exit[0]);
 	gang_gather(gang_ready[0], "their window");
+	if (!strcmp(argv[0], "dying")) {	/* every worker has left the child */
+		for (i = 0; i < ndirs; i++)
+			dying_rmdir(dirs[i]);
+		hold_write("wait");
+	}
 	t0 = now_ns();
 	window_open();
 	close(gang_go[1]);		/* go */
@@ -1039,14 +1142,14 @@ int main(int argc, char **argv)
 		else if (opt == 'n')
 			no_warmup = 1;
 		else
-			die("usage: churn [-c CGROUP_DIR] [-w WARM_DIR] [-n] [-p PHASES] [-s] [-d] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab|uring ...");
+			die("usage: churn [-c CGROUP_DIR] [-w WARM_DIR] [-n] [-p PHASES] [-s] [-d] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab|uring|dying ...");
 	}
 	if (phases > MAX_PHASES)
 		die("-p %lu: at most %d phases", phases, MAX_PHASES);
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)
-		die("usage: churn [-c CGROUP_DIR] [-w WARM_DIR] [-n] [-p PHASES] [-s] [-d] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab|uring ...");
+		die("usage: churn [-c CGROUP_DIR] [-w WARM_DIR] [-n] [-p PHASES] [-s] [-d] [-e] [-g WORKERS] [-y] pipe|xattr|mmap|mmap2|run|slab|uring|dying ...");
 	if (no_warmup && strcmp(argv[0], "run"))
 		die("-n (no warm-up run) is for the run mode only");
 	if (gang) {
