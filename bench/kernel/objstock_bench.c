@@ -55,14 +55,17 @@
  *
  * objects freed after their memcg is gone (churn's dying mode): hold
  * allocates N objects of the SIZE cache with kmem_cache_alloc(), charged to
- * the writing task's objcg, and keeps them as hold ID (0..63); the task then
- * leaves the memcg and rmdirs it.  wait returns once the objcg of every hold
- * is dying (memcg_reparent_objcgs() killed its percpu_ref: every get and put
- * of it is an atomic operation on one shared counter from then on), -ETIMEDOUT
- * after about 10 s; a hold charged to no objcg or to root's has nothing to
- * wait for.  free frees hold ID's objects with kmem_cache_free(), one by one,
- * and logs "objstock_hold free id=ID n=N size=SIZE dying=D".  Different IDs
- * may be freed at once (one gang worker per CPU).
+ * the writing task's objcg, and keeps them as hold ID (0..4095); the task
+ * then leaves the memcg and rmdirs it.  wait returns once the memcg of every
+ * hold is offline (mem_cgroup_css_offline() is done: memcg_reparent_objcgs()
+ * killed the objcg's percpu_ref, so that every get and put of it is an
+ * atomic operation on one shared counter from then on), after an RCU
+ * barrier, every CPU's stocks drained in place and 20 ms for the kworkers
+ * the offline queued; -ETIMEDOUT after 500 rounds of rcu_barrier() and 20 ms.
+ * A hold charged to no objcg or to root's has no memcg to wait for.  free
+ * frees hold ID's objects with kmem_cache_free(), one by one, and nothing
+ * else (the pointer array and the references go at the ID's next hold).  A hold whose task
+ * died before its free stays for the boot (its ID answers -EBUSY).
  *
  * Several tasks may write objstock_slab_bench at once (the scale runs:
  * one worker per CPU) when PHASES is 1; the phase file has one holder.
@@ -84,7 +87,7 @@
 #define OB_MAX_N	1024
 #define OB_NR_CACHES	8
 #define OB_MAX_PHASES	64
-#define OB_MAX_HOLDS	64
+#define OB_MAX_HOLDS	4096	/* churn's largest gang */
 #define OB_MAX_HOLD_N	(1U << 20)
 
 static DEFINE_MUTEX(ob_lock);	/* the cache list */
@@ -232,17 +235,21 @@ out:
 
 /* the holds of the dying mode, by ID */
 struct ob_held {
-	void **objs;
-	unsigned int n, size;
+	void **objs;		/* kept after the free, until the next hold */
+	unsigned int n, size;	/* n = 0: freed */
 	struct kmem_cache *cache;
-	struct obj_cgroup *objcg;	/* a reference; NULL: root or none */
+	/* references, kept after the free too; NULL: root or none */
+	struct obj_cgroup *objcg;
+	struct mem_cgroup *memcg;
 };
 static DEFINE_MUTEX(ob_hold_lock);
 static struct ob_held ob_holds[OB_MAX_HOLDS];
 
+static int ob_drain_cpu(void *unused);
+
 static int ob_hold_alloc(unsigned int id, unsigned int n, unsigned int size)
 {
-	struct ob_held h = { .n = n, .size = size };
+	struct ob_held h = { .n = n, .size = size }, old = {};
 	unsigned int i;
 	int ret = 0;
 
@@ -260,22 +267,36 @@ static int ob_hold_alloc(unsigned int id, unsigned int n, unsigned int size)
 			ret = -ENOMEM;
 			goto undo;
 		}
+		cond_resched();
 	}
 	h.objcg = get_obj_cgroup_from_current();
 	if (h.objcg && obj_cgroup_is_root(h.objcg)) {
 		obj_cgroup_put(h.objcg);
 		h.objcg = NULL;
 	}
-	mutex_lock(&ob_hold_lock);
-	if (!ob_holds[id].objs)
-		ob_holds[id] = h;
-	else
-		ret = -EBUSY;
-	mutex_unlock(&ob_hold_lock);
-	if (!ret)
-		return 0;
 	if (h.objcg)
+		h.memcg = get_mem_cgroup_from_current();
+	mutex_lock(&ob_hold_lock);
+	if (!ob_holds[id].n) {
+		old = ob_holds[id];
+		ob_holds[id] = h;
+	} else {
+		ret = -EBUSY;
+	}
+	mutex_unlock(&ob_hold_lock);
+	if (!ret) {
+		/* what the ID's last free left, out of its window */
+		kvfree(old.objs);
+		if (old.objcg) {
+			obj_cgroup_put(old.objcg);
+			mem_cgroup_put(old.memcg);
+		}
+		return 0;
+	}
+	if (h.objcg) {
 		obj_cgroup_put(h.objcg);
+		mem_cgroup_put(h.memcg);
+	}
 undo:
 	while (i)
 		kmem_cache_free(h.cache, h.objs[--i]);
@@ -283,46 +304,51 @@ undo:
 	return ret;
 }
 
-/* every held objcg dying (its percpu_ref killed), or -ETIMEDOUT */
+/* every held memcg offline, its kworkers done, the stocks empty */
 static int ob_hold_wait(void)
 {
-	unsigned int id, tries;
-	bool alive;
+	unsigned int id, tries, cpu;
+	bool online;
 
 	for (tries = 0; tries < 500; tries++) {
-		alive = false;
+		online = false;
 		mutex_lock(&ob_hold_lock);
 		for (id = 0; id < OB_MAX_HOLDS; id++)
-			if (ob_holds[id].objcg && !percpu_ref_is_dying(&ob_holds[id].objcg->refcnt))
-				alive = true;
+			if (ob_holds[id].n && ob_holds[id].memcg &&
+			    css_is_online(&ob_holds[id].memcg->css))
+				online = true;
 		mutex_unlock(&ob_hold_lock);
-		if (!alive)
-			return 0;
-		rcu_barrier();		/* the css kill's confirmation */
+		rcu_barrier();		/* the css kill's confirmation, the ref's switch */
+		if (!online)
+			break;
 		msleep(20);		/* the offline work */
 	}
-	return -ETIMEDOUT;
+	if (online)
+		return -ETIMEDOUT;
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		smp_call_on_cpu(cpu, ob_drain_cpu, NULL, false);
+	cpus_read_unlock();
+	msleep(20);			/* drain_all_stock()'s queued work */
+	return 0;
 }
 
 static int ob_hold_free(unsigned int id)
 {
-	struct ob_held h;
-	bool dying;
-	unsigned int i;
+	struct kmem_cache *cache;
+	unsigned int i, n;
+	void **objs;
 
 	mutex_lock(&ob_hold_lock);
-	h = ob_holds[id];
-	ob_holds[id] = (struct ob_held){};
+	objs = ob_holds[id].objs;
+	n = ob_holds[id].n;
+	cache = ob_holds[id].cache;
+	ob_holds[id].n = 0;
 	mutex_unlock(&ob_hold_lock);
-	if (!h.objs)
+	if (!n)
 		return -ENOENT;
-	dying = h.objcg && percpu_ref_is_dying(&h.objcg->refcnt);
-	for (i = 0; i < h.n; i++)
-		kmem_cache_free(h.cache, h.objs[i]);
-	pr_info("objstock_hold free id=%u n=%u size=%u dying=%d\n", id, h.n, h.size, dying);
-	kvfree(h.objs);
-	if (h.objcg)
-		obj_cgroup_put(h.objcg);
+	for (i = 0; i < n; i++)
+		kmem_cache_free(cache, objs[i]);
 	return 0;
 }
 

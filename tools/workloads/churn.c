@@ -125,15 +125,18 @@
  * iterations of the kernel loop).
  *
  * dying N SIZE: objects freed after their memcg is gone.  Outside the
- * window, in a child "objstock-dying" of churn's cgroup, kmem_cache_alloc()
- * N objects of SIZE bytes of a SLAB_ACCOUNT cache (bench/kernel/
- * objstock_bench.c's objstock_hold file) and keep them; back in churn's
- * cgroup, rmdir the child and wait until its objcg is dying (reparented, its
- * percpu_ref killed).  The window frees the N objects with kmem_cache_free().
- * In the root cgroup there is no child: the objects are root's, and the
- * window is the baseline.  A gang's workers of one cgroup share its child
- * (the gang rmdirs it once every worker has left it), so that with a worker
- * per CPU every CPU frees objects of one dying objcg at once.
+ * window, in a sibling memcg "<churn's cgroup>-dying" (a child could have
+ * no memory controller of its own: cgroup v2 enables none below a cgroup
+ * with processes in it), kmem_cache_alloc() N objects of SIZE bytes of a
+ * SLAB_ACCOUNT cache (bench/kernel/objstock_bench.c's objstock_hold file)
+ * and keep them; back in churn's cgroup, rmdir the sibling and wait until
+ * its memcg is offline (its objcg reparented to the parent, the objcg's
+ * percpu_ref killed) and every CPU's stocks are drained.  The window frees
+ * the N objects with kmem_cache_free().  In the root cgroup there is no
+ * sibling: the objects are root's, and the window is the baseline.  A
+ * gang's workers of one cgroup share its sibling (the gang rmdirs it once
+ * every worker has left it), so that with one memcg and a worker per CPU
+ * every CPU frees objects of one dying objcg at once.
  *
  * The pipe, xattr, mmap, mmap2, slab, dying and uring modes pin themselves to CPU 0 (the phase is
  * per CPU, and a migration would change which CPU's stock serves the loop);
@@ -185,7 +188,6 @@
 #define BARRIER_FILE "/sys/kernel/debug/objstock_rcu_barrier"
 #define DRAIN_FILE "/sys/kernel/debug/objstock_drain"
 #define HOLD_FILE "/sys/kernel/debug/objstock_hold"
-#define DYING_CHILD "objstock-dying"
 #define MAX_PHASES 64
 
 /* Marker functions: not inlined, not merged (distinct bodies), visible in nm. */
@@ -902,53 +904,73 @@ static void hold_write(const char *cmd)
 	close(fd);
 }
 
-/* rmdir the dying child of DIR (none in root's windows: ENOENT) */
+/* the dying sibling of cgroup DIR; 0 for the root cgroup (no memory.current) */
+static int dying_dir(const char *dir, char *buf, size_t len)
+{
+	char f[4300];
+
+	snprintf(f, sizeof(f), "%s/memory.current", dir);
+	if (access(f, F_OK))
+		return 0;
+	snprintf(buf, len, "%s-dying", dir);
+	return 1;
+}
+
+/* rmdir cgroup DIR's dying sibling (none: root's windows) */
 static void dying_rmdir(const char *dir)
 {
-	char child[4300];
+	char sib[4300];
 
-	snprintf(child, sizeof(child), "%s/%s", dir, DYING_CHILD);
-	if (rmdir(child) && errno != ENOENT)
-		die("rmdir %s: %s", child, strerror(errno));
+	if (dying_dir(dir, sib, sizeof(sib)) && rmdir(sib) && errno != ENOENT)
+		die("rmdir %s: %s", sib, strerror(errno));
 }
 
 static void mode_dying(int argc, char **argv)
 {
-	char cg[4200], child[4300], cmd[96];
+	char cg[4200], sib[4300], f[4400], cmd[96];
 	unsigned long n, size;
 	long long t0, t1;
-	int root;
+	int fd, memcg;
 
 	if (argc != 2)
 		die("usage: churn dying N SIZE");
 	n = number("N", argv[0]);
 	size = number("SIZE", argv[1]);
+	if (warm_cgroup)
+		die("churn dying: no -w (it has no warm-up)");
 	if (access(HOLD_FILE, W_OK))	/* before any mkdir */
 		die("%s: %s (a kernel without bench/kernel/objstock_bench.c, or no debugfs)",
 		    HOLD_FILE, strerror(errno));
 	own_cgroup(cg, sizeof(cg));
-	root = !strcmp(cg, "/sys/fs/cgroup");
-	snprintf(child, sizeof(child), "%s/%s", cg, DYING_CHILD);
-	if (!root) {
-		if (mkdir(child, 0755) && errno != EEXIST)
-			die("mkdir %s: %s", child, strerror(errno));
-		join_cgroup(child);
+	memcg = dying_dir(cg, sib, sizeof(sib));
+	if (memcg) {
+		if (mkdir(sib, 0755) && errno != EEXIST)
+			die("mkdir %s: %s", sib, strerror(errno));
+		snprintf(f, sizeof(f), "%s/memory.current", sib);
+		if (access(f, F_OK))
+			die("%s has no memory controller (its parent's cgroup.subtree_control "
+			    "lacks +memory)", sib);
+		join_cgroup(sib);
 	}
 	snprintf(cmd, sizeof(cmd), "hold %lu %lu %lu", gang_index, n, size);
 	hold_write(cmd);
-	if (!root)
+	if (memcg)
 		join_cgroup(cg);
 	if (!gang_worker) {	/* a gang's rmdir and wait are the gang's */
-		if (!root)
-			dying_rmdir(cg);
+		dying_rmdir(cg);
 		hold_write("wait");
 	}
 	snprintf(cmd, sizeof(cmd), "free %lu", gang_index);
+	fd = open(HOLD_FILE, O_WRONLY);	/* not in the window: a struct file */
+	if (fd < 0)
+		die("%s: %s", HOLD_FILE, strerror(errno));
 	t0 = now_ns();
 	window_open();
-	hold_write(cmd);
+	if (write(fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd))
+		die("write '%s' to %s: %s", cmd, HOLD_FILE, strerror(errno));
 	window_close();
 	t1 = now_ns();
+	close(fd);
 	report("dying", size, n, t1 - t0);
 }
 
@@ -1089,9 +1111,15 @@ static void run_gang(const char *cgroups, int argc, char **argv)
 	close(gang_done[1]);
 	close(gang_exit[0]);
 	gang_gather(gang_ready[0], "their window");
-	if (!strcmp(argv[0], "dying")) {	/* every worker has left the child */
+	if (!strcmp(argv[0], "dying")) {	/* every worker has left its sibling */
+		char cg[4200];
+
 		for (i = 0; i < ndirs; i++)
 			dying_rmdir(dirs[i]);
+		if (!ndirs) {
+			own_cgroup(cg, sizeof(cg));
+			dying_rmdir(cg);
+		}
 		hold_write("wait");
 	}
 	t0 = now_ns();
